@@ -1,0 +1,254 @@
+//! `stockman experiment`: grids of searches on random trees (CSV, Markdown
+//! summary, SVG plots); `stockman experiment merge`: combine shards. Also the
+//! page behind `stockman trace --html`. The work is done by `stockman_lab`.
+
+use crate::input::{random_tree, read_tree};
+use crate::solve::SearchArgs;
+use crate::Source;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use stockman::{Algorithm, SearchOptions};
+use stockman_lab::{grid, Grid, Overrides, Plan, Shard};
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ExperimentArgs {
+    #[command(subcommand)]
+    pub command: Option<ExperimentCommand>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExperimentCommand {
+    /// Combine the results files of shards into one results file, summary and plots.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Write results.csv, summary.md and the plots into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The shards' results files, or directories holding `results-K-of-N.csv` files.
+    #[arg(required = true, value_name = "CSV|DIR")]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Runs a grid: algorithms x widths x depths x models x orderings x seeds.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// A bundled grid (default when no --config): `default`, `quick`, `wide`; see --list-presets.
+    #[arg(long, value_name = "NAME", conflicts_with = "config")]
+    pub preset: Option<String>,
+    /// A grid in a TOML file (keys: algorithms, widths, depths, models, orders, seeds, seed,
+    /// max_nodes, time_limit).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Replace the grid's algorithms: comma-separated names, or `all`.
+    #[arg(long, value_name = "LIST")]
+    pub algo: Option<String>,
+    /// Replace the widths: `4`, `2,4,8` or `2..8`.
+    #[arg(long, value_name = "LIST")]
+    pub widths: Option<String>,
+    /// Replace the depths: `6`, `2,4,6` or `2..8`.
+    #[arg(long, value_name = "LIST")]
+    pub depths: Option<String>,
+    /// Replace the value models: `iid`, `incremental` or `iid,incremental`.
+    #[arg(long, value_name = "LIST")]
+    pub models: Option<String>,
+    /// Replace the orderings: `random` and/or probabilities of the best child first, e.g. `random,0.9`.
+    #[arg(long, value_name = "LIST")]
+    pub orders: Option<String>,
+    /// Trees (seeds) per combination.
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<u64>,
+    /// The first seed (the trees use SEED, SEED+1, ...).
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Stop a search after visiting N positions (recorded as an error row).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop a search after this many seconds (recorded as an error row).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Output directory: results.csv (or results-K-of-N.csv), grid.toml, summary.md, plots.
+    #[arg(long, value_name = "DIR", default_value = "experiment")]
+    pub out: PathBuf,
+    /// Run only the K-th of N disjoint slices of the grid (K from 1), e.g. for a job array;
+    /// combine the slices with `stockman experiment merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Worker threads (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Keep the rows of an existing results file and run only the missing searches.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Replace an existing results file.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the grid (as TOML) and its size, and run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// List the bundled grids.
+    #[arg(long)]
+    pub list_presets: bool,
+}
+
+pub fn run(args: ExperimentArgs) -> Result<ExitCode> {
+    match args.command {
+        Some(ExperimentCommand::Merge(m)) => merge(m),
+        None => experiment(args.run),
+    }
+}
+
+fn grid_of(a: &RunArgs) -> Result<Grid> {
+    let mut g = match &a.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Grid::from_toml(&text).with_context(|| path.display().to_string())?
+        }
+        None => grid::preset(a.preset.as_deref().unwrap_or("default"))?,
+    };
+    g.apply(&Overrides {
+        algorithms: a.algo.clone(),
+        widths: a.widths.clone(),
+        depths: a.depths.clone(),
+        models: a.models.clone(),
+        orders: a.orders.clone(),
+        seeds: a.seeds,
+        first_seed: a.seed,
+        max_nodes: a.max_nodes,
+        time_limit: a.time_limit,
+    })?;
+    Ok(g)
+}
+
+fn experiment(a: RunArgs) -> Result<ExitCode> {
+    if a.list_presets {
+        for p in grid::PRESETS {
+            println!("{:8} {}", p.name, p.about);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let grid = grid_of(&a)?;
+    let plan = Plan {
+        grid,
+        shard: a.shard,
+        out: a.out.clone(),
+        threads: a.threads,
+        resume: a.resume,
+        force: a.force,
+    };
+    if a.dry_run {
+        print!("{}", plan.grid.to_toml());
+        println!(
+            "# {} searches in the grid, {} in this run",
+            plan.grid.job_count(),
+            plan.jobs().len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (todo, old) = plan.prepare()?;
+    let total = todo.len() as u64;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            // Wait for a row being written, then leave at once.
+            let _guard = stockman_lab::record::OUTPUT_LOCK.lock();
+            eprintln!("\ninterrupted again: stopping now; the finished rows are in the results file");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: finishing the running searches (Ctrl-C again to stop at once)");
+    })
+    .context("cannot install the Ctrl-C handler")?;
+
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left  {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let done = plan.execute_prepared(todo, old, &stop, &|r| {
+        bar.set_message(format!("{} d={} {}", r.algorithm, r.depth, r.model));
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+
+    if done.interrupted {
+        eprintln!(
+            "interrupted after {} of {} searches; the rows are in {}; run the same command with --resume to finish",
+            done.records.len(),
+            done.planned,
+            plan.results_path().display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    report(&done.records, &done.files);
+    if let Some(s) = plan.shard {
+        println!(
+            "shard {s} done; when every shard is, combine them with\n  stockman experiment merge --out {} {}",
+            plan.out.display(),
+            plan.out.join(format!("results-*-of-{}.csv", s.count)).display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(records: &[stockman_lab::Record], files: &[PathBuf]) {
+    let s = stockman_lab::summarize(records);
+    println!("{} searches on {} trees", s.searches, s.trees);
+    if s.errors > 0 {
+        println!("{} searches stopped at a limit", s.errors);
+    }
+    for c in &s.claims {
+        let verdict = if c.held == c.trees { "holds" } else { "FAILS" };
+        println!("  {verdict} on {}/{} trees: {}", c.held, c.trees, c.claim);
+    }
+    for f in files {
+        println!("wrote {}", f.display());
+    }
+}
+
+fn merge(m: MergeArgs) -> Result<ExitCode> {
+    let (records, files) = stockman_lab::merge_files(&m.inputs, &m.out)?;
+    report(&records, &files);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `stockman trace --html FILE`: writes the step-by-step page of one search.
+pub fn trace_html(
+    source: &Source,
+    search: &SearchArgs,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    file: &Path,
+) -> Result<ExitCode> {
+    let page = if let Some(path) = &source.tree {
+        let tree = read_tree(path, search.root)?;
+        stockman_lab::html::page(&tree, algo, opts, &format!("{algo} on {}", path.display()))?
+    } else if let Some(spec) = &source.random {
+        let tree = random_tree(spec, search.root)?;
+        stockman_lab::html::page(&tree, algo, opts, &format!("{algo} on the random tree {}", tree.spec()))?
+    } else {
+        bail!("--html draws tree files and random trees (--tree or --random)");
+    };
+    std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
+    eprintln!("wrote {}", file.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,227 @@
+//! `solve --game`: single positions and batches of test positions.
+
+use crate::report::{fmt_time, Row};
+use crate::solve::{exit_code, print_rows, rows_in, SearchArgs};
+use crate::Format;
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::{BufRead, IsTerminal};
+use std::path::Path;
+use std::process::ExitCode;
+use stockman::{Algorithm, AnyTable, ConnectFour, SearchOptions, Stats, TableSize, TicTacToe, Value};
+
+/// The games the command line knows.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameName {
+    /// Tic-tac-toe; a position is the cells played, 1-9 in reading order.
+    Tictactoe,
+    /// Connect Four, 7x6; a position is the columns played, 1-7.
+    Connect4,
+}
+
+/// The transposition table games get unless `--tt-mb` says otherwise.
+const DEFAULT_GAME_TT_MB: usize = 64;
+
+/// Search options for a game: a fixed table, table moves first.
+fn game_options(search: &SearchArgs) -> SearchOptions {
+    let mut opts = search.options();
+    opts.table = TableSize::Megabytes(search.tt_mb.unwrap_or(DEFAULT_GAME_TT_MB));
+    opts.table_move_first = true;
+    opts
+}
+
+/// The algorithms for a game: `--algo`, or MTD(bi) when none was given
+/// (`all` would include minimax, which cannot solve Connect Four; MTD(bi)
+/// is the fastest exact solver here).
+fn game_algorithms(search: &SearchArgs) -> Result<Vec<Algorithm>> {
+    if search.algo_given() {
+        search.algorithms()
+    } else {
+        Ok(vec![Algorithm::MtdBi])
+    }
+}
+
+fn connect4(moves: &str, depth: Option<u32>) -> Result<ConnectFour> {
+    let g = ConnectFour::from_moves(moves).map_err(|e| anyhow!("position `{moves}`: {e}"))?;
+    Ok(if depth.is_some() { g.with_heuristic() } else { g })
+}
+
+fn tictactoe(moves: &str) -> Result<TicTacToe> {
+    TicTacToe::from_moves(moves).map_err(|e| anyhow!("position `{moves}`: {e}"))
+}
+
+/// A best move as the players number them: a column 1-7 or a cell 1-9.
+fn numbered(m: &u8, _i: usize) -> serde_json::Value {
+    serde_json::json!(*m as u32 + 1)
+}
+
+/// Runs the algorithms on one position of a game, reusing `table` if given.
+fn solve_one(
+    name: GameName,
+    moves: &str,
+    search: &SearchArgs,
+    algos: &[Algorithm],
+    leaves: bool,
+    table: Option<&mut AnyTable>,
+) -> Result<Vec<Row>> {
+    let opts = game_options(search);
+    let how = search.how(leaves);
+    Ok(match name {
+        GameName::Connect4 => rows_in(&connect4(moves, search.depth)?, algos, &opts, &how, &numbered, table),
+        GameName::Tictactoe => rows_in(&tictactoe(moves)?, algos, &opts, &how, &numbered, table),
+    })
+}
+
+/// `solve --game NAME [--position MOVES]`.
+pub fn solve(
+    name: GameName,
+    position: Option<&str>,
+    search: &SearchArgs,
+    format: Format,
+    leaves: bool,
+) -> Result<ExitCode> {
+    let algos = game_algorithms(search)?;
+    let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, None)?;
+    print_rows(&rows, format)?;
+    Ok(exit_code(&rows))
+}
+
+/// One line of a batch's JSON output.
+#[derive(Serialize)]
+struct BatchLine<'a> {
+    position: &'a str,
+    algorithm: &'a str,
+    value: Option<Value>,
+    best_move: Option<serde_json::Value>,
+    stats: Stats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Per-algorithm totals of a batch.
+#[derive(Default)]
+struct Summary {
+    positions: u64,
+    wrong: u64,
+    failed: u64,
+    stats: Stats,
+}
+
+/// `solve --game NAME --positions FILE`: lines `moves [expected]`.
+pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
+    let algos = game_algorithms(search)?;
+    let lines = read_positions(path)?;
+    let bar = if std::io::stderr().is_terminal() && lines.len() > 1 {
+        let b = ProgressBar::new((lines.len() * algos.len()) as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta}")
+                .expect("valid template"),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let mut summaries: Vec<Summary> = algos.iter().map(|_| Summary::default()).collect();
+    // One table for the whole batch, cleared before each search.
+    let mut table = AnyTable::new(game_options(search).table);
+    for (lineno, moves, expected) in &lines {
+        let rows = solve_one(name, moves, search, &algos, false, Some(&mut table))
+            .with_context(|| format!("{}:{lineno}", path.display()))?;
+        for (row, sum) in rows.iter().zip(summaries.iter_mut()) {
+            sum.positions += 1;
+            sum.stats += row.stats;
+            if row.error.is_some() {
+                sum.failed += 1;
+            } else if let (Some(e), Some(v)) = (expected, row.value) {
+                if *e != v {
+                    sum.wrong += 1;
+                }
+            }
+            if format == Format::Json {
+                let line = BatchLine {
+                    position: moves,
+                    algorithm: &row.algorithm,
+                    value: row.value,
+                    best_move: row.best_move.clone(),
+                    stats: row.stats,
+                    expected: *expected,
+                    error: row.error.clone(),
+                };
+                println!("{}", serde_json::to_string(&line)?);
+            }
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if format == Format::Text {
+        print!("{}", summary_table(&algos, &summaries));
+    }
+    let bad = summaries.iter().any(|s| s.wrong > 0 || s.failed > 0);
+    Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
+    let mut out = format!(
+        "{:<10} {:>9} {:>6} {:>7} {:>12} {:>14} {:>14}\n",
+        "algorithm", "positions", "wrong", "failed", "mean time", "mean visited", "positions/s"
+    );
+    for (a, s) in algos.iter().zip(sums) {
+        let n = s.positions.max(1) as f64;
+        let secs = s.stats.time_us as f64 / 1e6;
+        out.push_str(&format!(
+            "{:<10} {:>9} {:>6} {:>7} {:>12} {:>14.1} {:>14.0}\n",
+            a.name(),
+            s.positions,
+            s.wrong,
+            s.failed,
+            fmt_time((s.stats.time_us as f64 / n) as u64),
+            s.stats.nodes as f64 / n,
+            if secs > 0.0 { s.stats.nodes as f64 / secs } else { 0.0 },
+        ));
+    }
+    out
+}
+
+/// Reads `moves [expected]` lines (`-` for standard input); blank lines and `#` comments are skipped.
+fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| anyhow!("cannot read positions file {}: {e}", path.display()))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut out = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| anyhow!("{}:{}: cannot read: {e}", path.display(), i + 1))?;
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let mut parts = text.split_whitespace();
+        let moves = parts.next().expect("non-empty").to_string();
+        let expected = match parts.next() {
+            None => None,
+            Some(e) => Some(
+                e.parse::<Value>()
+                    .map_err(|_| anyhow!("{}:{}: expected score `{e}` is not an integer", path.display(), i + 1))?,
+            ),
+        };
+        if let Some(extra) = parts.next() {
+            bail!(
+                "{}:{}: unexpected `{extra}` after the expected score",
+                path.display(),
+                i + 1
+            );
+        }
+        out.push((i + 1, moves, expected));
+    }
+    Ok(out)
+}

@@ -1,0 +1,57 @@
+//! Reading trees from files and specs, with errors that name the place.
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::path::Path;
+use stockman::{ExplicitTree, RandomSpec, RandomTree, Role};
+
+/// Reads and parses a tree file; errors carry `FILE:LINE:COLUMN`.
+pub fn read_tree(path: &Path, root: Role) -> Result<ExplicitTree> {
+    // Devices and pipes could be read forever (`/dev/zero`): only regular files.
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => bail!("cannot read tree file {}: it is a directory", path.display()),
+        Ok(m) if !m.is_file() => bail!("cannot read tree file {}: not a regular file", path.display()),
+        _ => {}
+    }
+    let bytes = std::fs::read(path).map_err(|e| anyhow!("cannot read tree file {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        // The place of the first bad byte, counted like the parser counts.
+        let good = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
+        let line = good.matches('\n').count() + 1;
+        let column = good.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        anyhow!(
+            "{}:{line}:{column}: not UTF-8 text (invalid byte 0x{:02X} at byte offset {at})",
+            path.display(),
+            e.as_bytes()[at]
+        )
+    })?;
+    ExplicitTree::parse(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+}
+
+/// Parses a random-tree spec, applying `--root`.
+pub fn random_tree(spec: &str, root: Role) -> Result<RandomTree> {
+    let mut s = RandomSpec::parse(spec).with_context(|| format!("in --random `{spec}`"))?;
+    if root == Role::Min {
+        s.root_role = Role::Min;
+    }
+    Ok(RandomTree::new(s))
+}
+
+/// Runs `f` on a thread whose stack fits a recursion `depth` deep.
+pub fn with_stack<T: Send>(depth: u64, f: impl FnOnce() -> T + Send) -> T {
+    // A search frame takes well under 1 KiB; the stack is only reserved, not touched.
+    let size = (64 << 20) + (depth as usize).saturating_mul(2048);
+    std::thread::scope(|s| {
+        let thread = std::thread::Builder::new()
+            .stack_size(size)
+            .spawn_scoped(s, f)
+            .unwrap_or_else(|e| {
+                eprintln!(
+                    "error: cannot start the search thread with a {} MiB stack: {e}",
+                    size >> 20
+                );
+                std::process::exit(2)
+            });
+        thread.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}

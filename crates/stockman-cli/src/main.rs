@@ -1,0 +1,106 @@
+//! `stockman`: solve, trace and generate game trees with the SSS* family.
+
+mod experiment;
+mod games;
+mod input;
+mod report;
+mod solve;
+mod trace;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "stockman",
+    version,
+    about = "Fixed-depth minimax search: SSS*, Dual*, RecSSS*, MT-SSS*, MTD(f), BNS and the baselines"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Search a tree or game position with one or more algorithms.
+    Solve(solve::SolveArgs),
+    /// Print every step of one search (SSS*, Dual*: Gamma steps; drivers: passes).
+    Trace(trace::TraceArgs),
+    /// Write a random tree in the tree file format.
+    Gen(GenArgs),
+    /// Run a grid of searches on random trees (CSV, summary, plots), or merge shards.
+    Experiment(experiment::ExperimentArgs),
+}
+
+/// Where the tree comes from.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct Source {
+    /// A tree file: nested lists of integers, `#` comments.
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid`.
+    #[arg(long, value_name = "SPEC")]
+    pub random: Option<String>,
+    /// A real game: `tictactoe` or `connect4`.
+    #[arg(long, value_enum)]
+    pub game: Option<games::GameName>,
+}
+
+/// Output format.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A readable table.
+    Text,
+    /// JSON.
+    Json,
+}
+
+#[derive(Args, Debug)]
+struct GenArgs {
+    /// The random tree spec, e.g. `width=3,depth=4,seed=7`.
+    #[arg(long, value_name = "SPEC")]
+    random: String,
+    /// Write here instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Refuse trees with more nodes than this.
+    #[arg(long, default_value_t = 10_000_000)]
+    max_nodes: usize,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Trace(a) => trace::run(a),
+        Command::Gen(a) => gen(a),
+        Command::Experiment(a) => experiment::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
+    let spec = stockman::RandomSpec::parse(&a.random)?;
+    let tree = stockman::RandomTree::new(spec.clone());
+    let t = stockman::ExplicitTree::from_game(&tree, None, a.max_nodes).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the tree `{spec}` has more than {} nodes (raise --max-nodes)",
+            a.max_nodes
+        )
+    })?;
+    let text = format!("# stockman gen --random {spec}\n{}\n", t.to_text());
+    match a.output {
+        Some(p) => std::fs::write(&p, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,166 @@
+//! `stockman trace`: every step of one search, as text or JSON.
+
+use crate::input::{random_tree, read_tree, with_stack};
+use crate::solve::SearchArgs;
+use crate::{Format, Source};
+use anyhow::{bail, Result};
+use clap::Args;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use stockman::value::fmt_value;
+use stockman::{dewey, Algorithm, Event, Fail, Game, Gamma, SearchOptions, State, Stats, Tracer, Value};
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub source: Source,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write a self-contained HTML page that replays the search step by step (trees up to 500 nodes).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
+}
+
+/// A whole trace as data (the JSON form).
+#[derive(Serialize, Debug)]
+pub struct Trace {
+    pub algorithm: String,
+    pub value: Option<Value>,
+    pub best_move: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<[Value; 2]>,
+    pub stats: Stats,
+    pub events: Vec<Event>,
+}
+
+/// Runs one traced search.
+pub fn traced<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Result<Trace> {
+    let mut tr = Tracer::default();
+    let out = algo.search_observed(game, opts, &mut tr)?;
+    Ok(Trace {
+        algorithm: algo.name().to_string(),
+        value: out.value,
+        best_move: out.best_index,
+        bound: out.bound.map(|(a, b)| [a, b]),
+        stats: out.stats,
+        events: tr.events,
+    })
+}
+
+pub fn run(args: TraceArgs) -> Result<ExitCode> {
+    let algos = args.search.algorithms()?;
+    let [algo] = algos[..] else {
+        bail!(
+            "trace takes exactly one algorithm with --algo (got `{}`)",
+            args.search.algo.as_deref().unwrap_or("all")
+        );
+    };
+    let opts = args.search.options();
+    if let Some(file) = &args.html {
+        return crate::experiment::trace_html(&args.source, &args.search, algo, &opts, file);
+    }
+    let trace = if let Some(path) = &args.source.tree {
+        let tree = read_tree(path, args.search.root)?;
+        with_stack(tree.height() as u64, || traced(&tree, algo, &opts))?
+    } else {
+        let tree = random_tree(
+            args.source.random.as_deref().expect("clap requires a source"),
+            args.search.root,
+        )?;
+        with_stack(tree.spec().depth as u64, || traced(&tree, algo, &opts))?
+    };
+    match args.format {
+        Format::Text => print!("{}", text(&trace)),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&trace)?),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn states(list: &[State]) -> String {
+    list.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// The trace as text, one block per step or pass.
+pub fn text(t: &Trace) -> String {
+    let mut out = String::new();
+    let dual = matches!(t.algorithm.as_str(), "dual" | "recdual" | "mt-dual");
+    let steps = t.events.iter().any(|e| matches!(e, Event::Step(_)));
+    let _ = writeln!(out, "# {} trace", t.algorithm);
+    for e in &t.events {
+        match e {
+            Event::Step(s) => {
+                let _ = writeln!(
+                    out,
+                    "step {}: pop {}, case {}: {}",
+                    s.step,
+                    s.popped,
+                    s.case.number(),
+                    s.case.explain(dual)
+                );
+                if s.case == Gamma::Finish {
+                    continue;
+                }
+                if !s.purged.is_empty() {
+                    let _ = writeln!(out, "  purge {}", states(&s.purged));
+                }
+                let _ = writeln!(out, "  add   {}", states(&s.added));
+                let _ = writeln!(out, "  OPEN  {}", states(&s.open));
+            }
+            Event::Pass(p) => {
+                let fail = match p.fail {
+                    Fail::High => "fails high",
+                    Fail::Low => "fails low",
+                    Fail::Exact => "exact",
+                };
+                let mut line = format!(
+                    "pass {}: window ({}, {}) -> {}, {fail}; value in [{}, {}]; {} leaves",
+                    p.pass,
+                    fmt_value(p.alpha),
+                    fmt_value(p.beta),
+                    fmt_value(p.result),
+                    fmt_value(p.lower),
+                    fmt_value(p.upper),
+                    p.leaf_evals
+                );
+                if let Some(b) = p.better_count {
+                    line = format!(
+                        "pass {}: test {}: {b} move(s) reach it; value in [{}, {}]; {} leaves",
+                        p.pass,
+                        fmt_value(p.beta),
+                        fmt_value(p.lower),
+                        fmt_value(p.upper),
+                        p.leaf_evals
+                    );
+                }
+                let _ = writeln!(out, "{line}");
+            }
+            Event::Leaf { path, value } if !steps => {
+                let _ = writeln!(out, "  leaf {} = {value}", dewey(path));
+            }
+            Event::Leaf { .. } => {}
+        }
+    }
+    match (t.value, t.bound) {
+        (Some(v), _) => {
+            let _ = writeln!(
+                out,
+                "value {v}, best move {}",
+                t.best_move.map_or("-".into(), |m| m.to_string())
+            );
+        }
+        (None, Some([a, b])) => {
+            let _ = writeln!(
+                out,
+                "best move {}, value in [{a}, {b})",
+                t.best_move.map_or("-".into(), |m| m.to_string())
+            );
+        }
+        _ => {}
+    }
+    let _ = writeln!(out, "{} leaves evaluated", t.stats.leaf_evals);
+    out
+}

@@ -1,0 +1,880 @@
+//! End-to-end tests of the `stockman` binary: the command-line contract.
+//!
+//! Every test runs the real executable. Tree files go to unique paths under
+//! the system temporary directory and are removed afterwards. Every run is
+//! checked for a panic message and killed if it takes longer than a minute.
+
+use serde_json::Value as Json;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The textbook tree: value 3 for a MAX root, 6 for a MIN root.
+const TEXTBOOK: &str = "[[3,12,8],[2,4,6],[14,5,2]]";
+
+/// Every algorithm the contract names.
+const ALGOS: [&str; 11] = [
+    "minimax",
+    "alphabeta",
+    "negascout",
+    "sss",
+    "dual",
+    "recsss",
+    "recdual",
+    "mt-sss",
+    "mt-dual",
+    "mtdf",
+    "bns",
+];
+
+/// A run that takes longer than this is a hang.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+// ---------------------------------------------------------------- helpers
+
+/// A file under the temporary directory, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: impl AsRef<[u8]>) -> TempFile {
+        let f = TempFile(temp_path(name));
+        std::fs::write(&f.0, contents).expect("write a temporary file");
+        f
+    }
+
+    /// A path for the program to write to.
+    fn empty_path(name: &str) -> TempFile {
+        TempFile(temp_path(name))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().expect("temporary paths are UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("stockman-cli-test-{}-{n}-{name}", std::process::id()))
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `stockman ARGS`; fails the test on a panic or a hang.
+fn stockman(args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start stockman");
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            pipe.read_to_end(&mut buf).expect("read a pipe");
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
+    let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for stockman") {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("stockman {args:?} did not finish within {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let run = Run {
+        code: status.code(),
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    };
+    assert!(
+        !run.stderr.contains("panicked") && !run.stderr.contains("RUST_BACKTRACE"),
+        "stockman {args:?} panicked:\n{}",
+        run.stderr
+    );
+    assert!(run.code.is_some(), "stockman {args:?} was killed by a signal: {run:?}");
+    run
+}
+
+/// Runs and expects success.
+fn ok(args: &[&str]) -> Run {
+    let run = stockman(args);
+    assert_eq!(run.code, Some(0), "stockman {args:?} failed: {run:?}");
+    run
+}
+
+/// Runs and expects a non-zero exit with something on standard error.
+fn fails(args: &[&str]) -> Run {
+    let run = stockman(args);
+    assert!(
+        run.code.is_some_and(|c| c != 0),
+        "stockman {args:?} should have failed: {run:?}"
+    );
+    assert!(
+        run.stderr.starts_with("error"),
+        "stockman {args:?}: no error message: {run:?}"
+    );
+    run
+}
+
+/// Asserts that `haystack` contains every one of `needles`.
+#[track_caller]
+fn assert_contains(haystack: &str, needles: &[&str]) {
+    for n in needles {
+        assert!(haystack.contains(n), "expected {n:?} in:\n{haystack}");
+    }
+}
+
+/// `solve ARGS --format json`, parsed; must succeed.
+fn solve_json(args: &[&str]) -> Vec<Json> {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let run = ok(&all);
+    let json: Json = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
+    json.as_array().expect("a JSON array").clone()
+}
+
+/// The row of `algo`.
+fn row<'a>(rows: &'a [Json], algo: &str) -> &'a Json {
+    rows.iter()
+        .find(|r| r["algorithm"] == algo)
+        .unwrap_or_else(|| panic!("no row for {algo} in {rows:?}"))
+}
+
+/// A row's evaluated leaves as paths.
+fn leaves(row: &Json) -> Vec<Vec<u64>> {
+    row["leaves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no leaves in {row}"))
+        .iter()
+        .map(|p| {
+            p.as_array()
+                .expect("a path")
+                .iter()
+                .map(|i| i.as_u64().expect("an index"))
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts that every algorithm finds `value` (BNS: a bound around it) and `best`.
+#[track_caller]
+fn assert_all_find(rows: &[Json], value: i64, best: Json) {
+    for algo in ALGOS {
+        let r = row(rows, algo);
+        if algo == "bns" {
+            assert_eq!(r["value"], Json::Null, "{r}");
+            let b = r["bound"]
+                .as_array()
+                .unwrap_or_else(|| panic!("bns without a bound: {r}"));
+            let (lo, hi) = (b[0].as_i64().unwrap(), b[1].as_i64().unwrap());
+            assert!(lo <= value && value < hi, "bns bound [{lo}, {hi}) misses {value}");
+        } else {
+            assert_eq!(r["value"], value, "{algo}: {r}");
+        }
+        assert_eq!(r["best_move"], best, "{algo}: {r}");
+    }
+}
+
+/// Solving a file with these contents must fail at `line:column` with `message`.
+#[track_caller]
+fn assert_bad_tree(contents: impl AsRef<[u8]>, line: usize, column: usize, message: &str) {
+    let f = TempFile::new("bad.tree", contents);
+    let run = fails(&["solve", "--tree", f.arg(), "--algo", "alphabeta"]);
+    assert_contains(
+        &run.stderr,
+        &[&format!("error: {}:{line}:{column}: ", f.arg()), message],
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout, "", "nothing is printed for a bad tree");
+}
+
+/// Solves a file with these contents with every algorithm.
+fn solve_text(contents: impl AsRef<[u8]>, extra: &[&str]) -> Vec<Json> {
+    let f = TempFile::new("good.tree", contents);
+    let mut args = vec!["--tree", f.arg(), "--algo", "all", "--leaves"];
+    args.extend_from_slice(extra);
+    solve_json(&args)
+}
+
+// ------------------------------------------------------- malformed files
+
+#[test]
+fn unclosed_bracket_points_at_the_end_and_the_innermost_open_list() {
+    // Line 3 is ` [14,5,2` (8 characters): the input ends at column 9, and
+    // the innermost open `[` is the one at line 3, column 2.
+    assert_bad_tree(
+        "[[3,12,8],\n [2,4,6],\n [14,5,2",
+        3,
+        9,
+        "unexpected end of input: 2 list(s) still open; the innermost `[` is at line 3, column 2",
+    );
+    // With the inner list closed and a final newline, the root is still open.
+    assert_bad_tree(
+        "[[3,12,8],\n [2,4,6],\n [14,5,2]\n",
+        4,
+        1,
+        "1 list(s) still open; the innermost `[` is at line 1, column 1",
+    );
+    assert_bad_tree("[", 1, 2, "1 list(s) still open");
+    assert_bad_tree("[1,", 1, 4, "1 list(s) still open");
+}
+
+#[test]
+fn non_integer_leaves_are_named_with_their_place() {
+    assert_bad_tree("[[3, 12],\n [2, 2.5]]", 2, 6, "leaf `2.5` is not an integer");
+    // A tab is one column.
+    assert_bad_tree("[1,\n\tx]", 2, 2, "leaf `x` is not an integer");
+    assert_bad_tree("[1e3]", 1, 2, "leaf `1e3` is not an integer");
+    assert_bad_tree("[7,--5]", 1, 4, "leaf `--5` is not an integer");
+    assert_bad_tree("[7,-]", 1, 4, "leaf `-` is not an integer");
+    assert_bad_tree("[0x10]", 1, 2, "leaf `0x10` is not an integer");
+    assert_bad_tree("[\"3\"]", 1, 2, "leaf `\"3\"` is not an integer");
+    assert_bad_tree("[1, 2, true]", 1, 8, "leaf `true` is not an integer");
+}
+
+#[test]
+fn invisible_and_long_words_are_shown_escaped_and_shortened() {
+    // A zero-width space is not white space: show it, do not print it raw.
+    assert_bad_tree("[1,\u{200b}2]", 1, 4, "leaf `\\u{200b}2` is not an integer");
+    let long = format!("[{}]", "x".repeat(100_000));
+    let f = TempFile::new("long.tree", &long);
+    let run = fails(&["solve", "--tree", f.arg()]);
+    assert_contains(
+        &run.stderr,
+        &[&format!(
+            "{}:1:2: leaf `{}...` is not an integer",
+            f.arg(),
+            "x".repeat(20)
+        )],
+    );
+    assert!(
+        run.stderr.len() < 1000,
+        "the message quotes the whole word: {}",
+        run.stderr.len()
+    );
+}
+
+#[test]
+fn empty_lists_are_rejected_at_their_bracket() {
+    assert_bad_tree("[]", 1, 1, "empty list `[]`");
+    assert_bad_tree("[[1],\n [ ] ]", 2, 2, "empty list `[]`");
+    assert_bad_tree("[[1],[[2],[\n# nothing here\n]]]", 1, 11, "empty list `[]`");
+}
+
+#[test]
+fn files_without_a_tree_are_rejected() {
+    assert_bad_tree("", 1, 1, "the file holds no tree (it is empty or only comments)");
+    assert_bad_tree("  \n\n", 3, 1, "the file holds no tree");
+    assert_bad_tree("# a\n  # b\n", 3, 1, "the file holds no tree");
+    assert_bad_tree("# no newline", 1, 13, "the file holds no tree");
+}
+
+#[test]
+fn trailing_text_is_rejected() {
+    assert_bad_tree("[1,2] 3", 1, 7, "unexpected text `3` after the end of the tree");
+    assert_bad_tree(
+        "[1,2]\n# fine\n]",
+        3,
+        1,
+        "unexpected text `]` after the end of the tree",
+    );
+    assert_bad_tree("5 6", 1, 3, "unexpected text `6` after the end of the tree");
+    assert_bad_tree(
+        format!("[1]{}", "y".repeat(50)),
+        1,
+        4,
+        &format!("unexpected text `{}...` after", "y".repeat(20)),
+    );
+}
+
+#[test]
+fn misplaced_punctuation_is_rejected() {
+    assert_bad_tree("[1 2]", 1, 4, "unexpected `2`, expected `,` or `]`");
+    assert_bad_tree("[1,]", 1, 4, "unexpected `]`, expected a list `[` or an integer");
+    assert_bad_tree("[,1]", 1, 2, "unexpected `,`, expected a list `[` or an integer");
+    assert_bad_tree("\n  ]", 2, 3, "unexpected `]`, expected a list `[` or an integer");
+    assert_bad_tree("[[1][2]]", 1, 5, "unexpected `[`, expected `,` or `]`");
+}
+
+#[test]
+fn values_out_of_range_are_rejected() {
+    assert_bad_tree("[1,1000000001]", 1, 4, "leaf value 1000000001 is out of range");
+    assert_bad_tree("[1,\n-1000000001]", 2, 1, "leaf value -1000000001 is out of range");
+    assert_bad_tree(
+        "[99999999999999999999999999999]",
+        1,
+        2,
+        "leaf value 99999999999999999999... is out of range",
+    );
+    // The bounds themselves are fine.
+    let rows = solve_text("[1000000000,-1000000000]", &[]);
+    assert_all_find(&rows, 1_000_000_000, 0.into());
+    let rows = solve_text("[1000000000,-1000000000]", &["--root", "min"]);
+    assert_all_find(&rows, -1_000_000_000, 1.into());
+}
+
+#[test]
+fn a_chain_200000_deep_answers_1_with_every_algorithm() {
+    let n = 200_000;
+    let f = TempFile::new("deep.tree", format!("{}1{}", "[".repeat(n), "]".repeat(n)));
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "all"]);
+    assert_all_find(&rows, 1, 0.into());
+    for r in &rows {
+        assert_eq!(r["stats"]["leaf_evals"], 1, "{r}");
+    }
+    // The one leaf's path is 200,000 zeros.
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "sss", "--leaves"]);
+    assert_eq!(leaves(&rows[0]), vec![vec![0u64; n]]);
+}
+
+#[test]
+fn an_unclosed_chain_200000_deep_is_an_error() {
+    let n = 200_000;
+    // Every inner list closes; the outermost `[` is the one left open.
+    assert_bad_tree(
+        format!("{}1{}", "[".repeat(n), "]".repeat(n - 1)),
+        1,
+        2 * n + 1,
+        "1 list(s) still open; the innermost `[` is at line 1, column 1",
+    );
+    assert_bad_tree(
+        "[".repeat(n),
+        1,
+        n + 1,
+        &format!("{n} list(s) still open; the innermost `[` is at line 1, column {n}"),
+    );
+}
+
+#[test]
+fn nesting_past_the_limit_is_an_error() {
+    let n = 1_000_001;
+    assert_bad_tree(
+        format!("{}1{}", "[".repeat(n), "]".repeat(n)),
+        1,
+        n,
+        "lists nested deeper than 1000000 levels",
+    );
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let missing = temp_path("missing.tree");
+    let p = missing.to_str().unwrap();
+    let run = fails(&["solve", "--tree", p]);
+    assert_contains(&run.stderr, &[&format!("cannot read tree file {p}: ")]);
+    let run = fails(&["trace", "--algo", "sss", "--tree", p]);
+    assert_contains(&run.stderr, &[&format!("cannot read tree file {p}: ")]);
+}
+
+#[test]
+fn a_directory_is_not_a_tree_file() {
+    let dir = std::env::temp_dir();
+    let p = dir.to_str().unwrap();
+    let run = fails(&["solve", "--tree", p]);
+    assert_contains(&run.stderr, &[&format!("cannot read tree file {p}: ")]);
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_placed() {
+    // Line 2 is ` 2,` then the bad byte, at column 4.
+    assert_bad_tree(
+        b"[1,\n 2,\xff]",
+        2,
+        4,
+        "not UTF-8 text (invalid byte 0xFF at byte offset 7)",
+    );
+    // Columns count characters, not bytes: `é` is two bytes, one column.
+    assert_bad_tree(
+        b"# \xc3\xa9\xc3\n1",
+        1,
+        4,
+        "not UTF-8 text (invalid byte 0xC3 at byte offset 4)",
+    );
+}
+
+#[test]
+fn an_unknown_algorithm_is_named() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = fails(&["solve", "--tree", f.arg(), "--algo", "alphabeta,frobnicate"]);
+    assert_contains(&run.stderr, &["unknown algorithm `frobnicate`", "alphabeta"]);
+    assert_eq!(run.stdout, "");
+    let run = fails(&["trace", "--tree", f.arg(), "--algo", "sss*"]);
+    assert_contains(&run.stderr, &["unknown algorithm `sss*`"]);
+    // Names are case-insensitive and may be spaced.
+    let rows = solve_json(&["--tree", f.arg(), "--algo", " AlphaBeta , SSS"]);
+    let names: Vec<&str> = rows.iter().map(|r| r["algorithm"].as_str().unwrap()).collect();
+    assert_eq!(names, ["alphabeta", "sss"]);
+}
+
+#[test]
+fn bad_random_specs_are_explained() {
+    let cases = [
+        ("depth=3,seed=1", "`width` is missing"),
+        ("width=3,seed=1", "`depth` is missing"),
+        ("width=0,depth=3", "width 0 is not in 1..=65536"),
+        ("width=3,depth=3,range=5..1", "`range=5..1`: LO is larger than HI"),
+        ("width=3,depth=3,range=1-5", "`range=1-5`: expected LO..HI"),
+        (
+            "width=3,depth=3,order=2",
+            "`order=2`: a probability lies between 0 and 1",
+        ),
+        (
+            "width=3,depth=3,order=nan",
+            "`order=nan`: a probability lies between 0 and 1",
+        ),
+        ("width=3,depth=3,color=red", "unknown key `color`"),
+        ("width=3,depth=3,seed=-1", "`seed=-1`: expected a whole number"),
+        ("width=3,depth=3,width=4", "`width` is given twice"),
+        ("width=3,depth=600", "depth 600 is larger than 512"),
+        (
+            "width=3,depth=3,model=gaussian",
+            "`model=gaussian`: expected `iid` or `incremental`",
+        ),
+        (
+            "width=3,depth=3,variable=maybe",
+            "`variable=maybe`: expected true or false",
+        ),
+        ("width=3,,depth=3", "empty item"),
+        ("width", "`width` is not of the form key=value"),
+        (
+            "width=3,depth=3,range=0..2000000000",
+            "must lie within -1000000000..1000000000",
+        ),
+    ];
+    for (spec, message) in cases {
+        let run = fails(&["solve", "--random", spec, "--algo", "alphabeta"]);
+        assert_contains(&run.stderr, &["invalid random tree spec", message, spec]);
+        let run = fails(&["gen", "--random", spec]);
+        assert_contains(&run.stderr, &["invalid random tree spec", message]);
+    }
+}
+
+#[test]
+fn a_negative_time_limit_is_refused() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    // `-1` as a separate word: clap refuses it (as an unknown flag).
+    let run = fails(&["solve", "--tree", f.arg(), "--time-limit", "-1"]);
+    assert_contains(&run.stderr, &["-1"]);
+    assert_eq!(run.stdout, "");
+    let run = fails(&["solve", "--tree", f.arg(), "--time-limit=-1"]);
+    assert_contains(
+        &run.stderr,
+        &["--time-limit", "the time limit must be a positive number of seconds"],
+    );
+    let run = fails(&["solve", "--tree", f.arg(), "--time-limit", "0"]);
+    assert_contains(&run.stderr, &["the time limit must be a positive number of seconds"]);
+    let run = fails(&["solve", "--tree", f.arg(), "--time-limit", "soon"]);
+    assert_contains(&run.stderr, &["`soon` is not a number of seconds"]);
+}
+
+#[test]
+fn a_huge_time_limit_is_an_error_or_no_limit_not_a_panic() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = stockman(&[
+        "solve",
+        "--tree",
+        f.arg(),
+        "--algo",
+        "alphabeta",
+        "--time-limit",
+        "1e30",
+    ]);
+    assert!(matches!(run.code, Some(0) | Some(2)), "{run:?}");
+}
+
+#[test]
+fn the_node_limit_stops_every_search_with_exit_3() {
+    let run = stockman(&["solve", "--random", "width=8,depth=8,seed=1", "--max-nodes", "5"]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    for algo in ALGOS {
+        assert_contains(
+            &run.stderr,
+            &[&format!(
+                "error: {algo}: node limit reached: stopped after visiting 5 positions (--max-nodes 5)"
+            )],
+        );
+    }
+    // JSON: the stopped rows have no value, an error and the work done.
+    let run = stockman(&[
+        "solve",
+        "--random",
+        "width=8,depth=8,seed=1",
+        "--max-nodes",
+        "5",
+        "--algo",
+        "alphabeta",
+        "--format",
+        "json",
+        "--leaves",
+    ]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    let rows: Json = serde_json::from_str(&run.stdout).unwrap();
+    let r = &rows[0];
+    assert_eq!(r["value"], Json::Null);
+    assert_eq!(r["best_move"], Json::Null);
+    assert_eq!(r["stats"]["nodes"], 5);
+    assert!(r["error"].as_str().unwrap().contains("--max-nodes 5"), "{r}");
+    assert!(r.get("leaves").is_none(), "a stopped search reports no leaves: {r}");
+}
+
+#[test]
+fn the_time_limit_stops_a_long_search_with_exit_3() {
+    let start = Instant::now();
+    let run = stockman(&[
+        "solve",
+        "--random",
+        "width=8,depth=30,seed=1",
+        "--algo",
+        "alphabeta",
+        "--time-limit",
+        "0.1",
+    ]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(
+        &run.stderr,
+        &["error: alphabeta: time limit reached", "(--time-limit 0.100s)"],
+    );
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn the_open_limit_stops_a_best_first_search() {
+    let run = stockman(&[
+        "solve",
+        "--random",
+        "width=8,depth=8,seed=1",
+        "--algo",
+        "sss",
+        "--max-open",
+        "10",
+    ]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(
+        &run.stderr,
+        &[
+            "error: sss: OPEN list limit reached: the OPEN list would exceed 10 entries",
+            "--max-open",
+        ],
+    );
+    // The MT drivers need no OPEN list: the same limit does not stop them.
+    let rows = solve_json(&[
+        "--random",
+        "width=4,depth=4,seed=1",
+        "--algo",
+        "mt-sss",
+        "--max-open",
+        "10",
+    ]);
+    assert!(rows[0]["value"].is_i64(), "{:?}", rows[0]);
+}
+
+// ---------------------------------------------------------- JSON contract
+
+#[test]
+fn json_rows_have_the_contract_fields() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", &ALGOS.join(",")]);
+    let names: Vec<&str> = rows.iter().map(|r| r["algorithm"].as_str().unwrap()).collect();
+    assert_eq!(names, ALGOS, "one row per algorithm, in the order asked");
+    assert_all_find(&rows, 3, 0.into());
+    for r in &rows {
+        let stats = r["stats"].as_object().unwrap_or_else(|| panic!("no stats: {r}"));
+        for key in [
+            "leaf_evals",
+            "nodes_expanded",
+            "nodes",
+            "max_open",
+            "passes",
+            "tt_probes",
+            "tt_hits",
+            "time_us",
+        ] {
+            assert!(
+                stats.get(key).is_some_and(Json::is_u64),
+                "{}: stats.{key}: {r}",
+                r["algorithm"]
+            );
+        }
+        assert!(r.get("leaves").is_none(), "leaves only with --leaves: {r}");
+        assert!(r.get("error").is_none(), "{r}");
+        assert!(r["stats"]["passes"].as_u64().unwrap() >= 1, "{r}");
+    }
+    // Spot checks of the counts on the textbook tree.
+    assert_eq!(row(&rows, "minimax")["stats"]["leaf_evals"], 9);
+    assert_eq!(row(&rows, "alphabeta")["stats"]["leaf_evals"], 7);
+    assert_eq!(row(&rows, "alphabeta")["stats"]["nodes"], 11);
+    assert_eq!(row(&rows, "alphabeta")["stats"]["max_open"], 0);
+    assert_eq!(row(&rows, "sss")["stats"]["max_open"], 3);
+}
+
+#[test]
+fn leaves_are_paths_in_evaluation_order() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "all", "--leaves"]);
+    assert_eq!(
+        leaves(row(&rows, "alphabeta")),
+        [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0], [2, 1], [2, 2]]
+    );
+    assert_eq!(
+        leaves(row(&rows, "minimax")),
+        [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2]]
+    );
+    // SSS* looks at every first leaf before finishing the first subtree.
+    assert_eq!(
+        leaves(row(&rows, "sss")),
+        [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [0, 1], [0, 2]]
+    );
+    for r in &rows {
+        assert_eq!(
+            leaves(r).len() as u64,
+            r["stats"]["leaf_evals"].as_u64().unwrap(),
+            "{}",
+            r["algorithm"]
+        );
+    }
+}
+
+#[test]
+fn bns_reports_a_bound_and_no_value() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "bns"]);
+    let r = &rows[0];
+    assert_eq!(r["algorithm"], "bns");
+    assert_eq!(r["value"], Json::Null);
+    assert_eq!(r["best_move"], 0);
+    let b = r["bound"].as_array().expect("a bound");
+    assert_eq!(b.len(), 2);
+    let (lo, hi) = (b[0].as_i64().unwrap(), b[1].as_i64().unwrap());
+    assert!(lo <= 3 && 3 < hi, "[{lo}, {hi}) misses 3");
+    // Other algorithms carry no bound.
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "alphabeta"]);
+    assert!(rows[0].get("bound").is_none(), "{}", rows[0]);
+}
+
+#[test]
+fn the_text_table_shows_value_and_best_move() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = ok(&["solve", "--tree", f.arg(), "--algo", "alphabeta,bns", "--leaves"]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("algorithm  value  best  leaves"), "{}", run.stdout);
+    let cells: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(cells[..5], ["alphabeta", "3", "0", "7", "4"], "{}", run.stdout);
+    assert!(lines[3].starts_with("bns "), "{}", run.stdout);
+    assert_contains(&run.stdout, &["alphabeta leaves: 1.1 1.2 1.3 2.1 3.1 3.2 3.3\n"]);
+    assert_eq!(run.stderr, "");
+}
+
+// ------------------------------------------------------------- --root min
+
+#[test]
+fn a_min_root_changes_the_value() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "all", "--root", "min"]);
+    // min(max(3,12,8), max(2,4,6), max(14,5,2)) = min(12, 6, 14) = 6.
+    assert_all_find(&rows, 6, 1.into());
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "all", "--root", "max"]);
+    assert_all_find(&rows, 3, 0.into());
+    let run = fails(&["solve", "--tree", f.arg(), "--root", "middle"]);
+    assert_contains(&run.stderr, &["middle"]);
+}
+
+#[test]
+fn a_min_root_on_a_random_tree_matches_the_spec_key() {
+    let a = solve_json(&["--random", "width=4,depth=4,seed=9", "--root", "min", "--algo", "all"]);
+    let b = solve_json(&["--random", "width=4,depth=4,seed=9,root=min", "--algo", "all"]);
+    let c = solve_json(&["--random", "width=4,depth=4,seed=9", "--algo", "all"]);
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((&x["value"], &x["bound"]), (&y["value"], &y["bound"]));
+    }
+    assert_ne!(row(&a, "alphabeta")["value"], row(&c, "alphabeta")["value"]);
+}
+
+// ------------------------------------------------------------------- gen
+
+/// What must agree between a generated file and its spec, per algorithm.
+fn fingerprint(rows: &[Json]) -> Vec<Json> {
+    rows.iter()
+        .map(|r| {
+            serde_json::json!([
+                r["algorithm"],
+                r["value"],
+                r["bound"],
+                r["best_move"],
+                r["stats"]["leaf_evals"],
+                r["stats"]["nodes"],
+                r["leaves"],
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn gen_round_trips_through_the_file_format() {
+    for spec in [
+        "width=3,depth=4,seed=7",
+        "width=4,depth=5,seed=3",
+        "width=5,depth=4,seed=11,model=incremental",
+        "width=6,depth=4,seed=2,variable=true,order=0.9,range=-50..50",
+        "width=3,depth=0,seed=1",
+    ] {
+        let out = TempFile::empty_path("gen.tree");
+        ok(&["gen", "--random", spec, "-o", out.arg()]);
+        let text = std::fs::read_to_string(out.path()).unwrap();
+        assert!(text.starts_with("# stockman gen --random "), "{text}");
+        // Standard output gets the same text.
+        assert_eq!(ok(&["gen", "--random", spec]).stdout, text);
+
+        let from_file = solve_json(&["--tree", out.arg(), "--algo", "all", "--leaves"]);
+        let from_spec = solve_json(&["--random", spec, "--algo", "all", "--leaves"]);
+        assert!(from_file.len() >= ALGOS.len());
+        assert_eq!(fingerprint(&from_file), fingerprint(&from_spec), "{spec}");
+    }
+}
+
+#[test]
+fn gen_with_a_min_root_round_trips_with_root_min() {
+    let spec = "width=3,depth=5,seed=5,root=min";
+    let out = TempFile::empty_path("gen-min.tree");
+    ok(&["gen", "--random", spec, "--output", out.arg()]);
+    let from_file = solve_json(&["--tree", out.arg(), "--root", "min", "--algo", "all", "--leaves"]);
+    let from_spec = solve_json(&["--random", spec, "--algo", "all", "--leaves"]);
+    assert_eq!(fingerprint(&from_file), fingerprint(&from_spec));
+}
+
+#[test]
+fn gen_refuses_a_tree_too_large_to_write() {
+    let run = fails(&["gen", "--random", "width=8,depth=8,seed=1"]);
+    assert_contains(&run.stderr, &["has more than 10000000 nodes", "--max-nodes"]);
+    assert_eq!(run.stdout, "");
+    let run = fails(&["gen", "--random", "width=3,depth=3,seed=1", "--max-nodes", "10"]);
+    assert_contains(&run.stderr, &["has more than 10 nodes"]);
+}
+
+// ---------------------------------------------------------------- syntax
+
+#[test]
+fn comments_and_white_space_may_stand_anywhere() {
+    let text = "# the textbook tree\n[ # root\n  [ 3 ,12\t,8 ]#first\n,[2,4,\n6]\n\n ,  [14,5,2] ] # end\n# bye";
+    let rows = solve_text(text, &[]);
+    assert_all_find(&rows, 3, 0.into());
+    assert_eq!(
+        leaves(row(&rows, "alphabeta")),
+        [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0], [2, 1], [2, 2]]
+    );
+    // A number may end at a comment.
+    assert_all_find(&solve_text("[4#four\n,2]", &[]), 4, 0.into());
+}
+
+#[test]
+fn crlf_line_endings_work_and_count_lines() {
+    let rows = solve_text("# crlf\r\n[[3,12,8],\r\n [2,4,6],\r\n [14,5,2]]\r\n", &[]);
+    assert_all_find(&rows, 3, 0.into());
+    assert_bad_tree("[1,\r\n2.5]", 2, 1, "leaf `2.5` is not an integer");
+    assert_bad_tree("[1,\r\n\r\n", 3, 1, "1 list(s) still open");
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let rows = solve_text("\u{feff}[[3,12,8],[2,4,6],[14,5,2]]", &[]);
+    assert_all_find(&rows, 3, 0.into());
+    // Anywhere else it is shown, escaped.
+    assert_bad_tree("[1,\u{feff}]", 1, 4, "leaf `\\u{feff}` is not an integer");
+}
+
+#[test]
+fn a_lone_integer_is_a_root_leaf() {
+    let rows = solve_text("  42  \n", &[]);
+    assert_all_find(&rows, 42, Json::Null);
+    for r in &rows {
+        assert_eq!(leaves(r), [Vec::<u64>::new()], "{}", r["algorithm"]);
+        assert_eq!(r["stats"]["leaf_evals"], 1, "{r}");
+    }
+    assert_all_find(&solve_text("-17", &["--root", "min"]), -17, Json::Null);
+}
+
+#[test]
+fn signs_are_allowed() {
+    assert_all_find(&solve_text("+5", &[]), 5, Json::Null);
+    assert_all_find(&solve_text("-0", &[]), 0, Json::Null);
+    assert_all_find(&solve_text("[+5,-0]", &[]), 5, 0.into());
+    assert_all_find(&solve_text("[[-3,+4],[-0,-1]]", &[]), -1, 1.into());
+}
+
+// ----------------------------------------------------------------- trace
+
+#[test]
+fn trace_prints_sss_steps_and_the_value() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = ok(&["trace", "--algo", "sss", "--tree", f.arg()]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "# sss trace");
+    assert!(lines[1].starts_with("step 1: pop (e, LIVE, +inf)"), "{}", run.stdout);
+    let steps = lines.iter().filter(|l| l.starts_with("step ")).count();
+    assert_eq!(steps, 18, "{}", run.stdout);
+    assert!(
+        lines[lines.len() - 3].starts_with("step 18: pop (e, SOLVED, 3)"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines[lines.len() - 2..], ["value 3, best move 0", "7 leaves evaluated"]);
+}
+
+#[test]
+fn trace_json_has_events() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = ok(&["trace", "--algo", "sss", "--tree", f.arg(), "--format", "json"]);
+    let t: Json = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
+    assert_eq!(t["algorithm"], "sss");
+    assert_eq!(t["value"], 3);
+    assert_eq!(t["best_move"], 0);
+    let events = t["events"].as_array().expect("an events array");
+    let steps: Vec<&Json> = events.iter().filter(|e| e["event"] == "step").collect();
+    assert_eq!(steps.len(), 18);
+    assert_eq!(steps[0]["step"], 1);
+    assert_eq!(steps[0]["popped"]["node"], serde_json::json!([]));
+    assert_eq!(steps[0]["popped"]["status"], "LIVE");
+}
+
+#[test]
+fn trace_takes_exactly_one_algorithm_and_a_good_file() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let run = fails(&["trace", "--algo", "sss,dual", "--tree", f.arg()]);
+    assert_contains(&run.stderr, &["exactly one algorithm", "sss,dual"]);
+    let bad = TempFile::new("bad.tree", "[[1,2],\n [3,x]]");
+    let run = fails(&["trace", "--algo", "sss", "--tree", bad.arg()]);
+    assert_contains(
+        &run.stderr,
+        &[&format!("{}:2:5: leaf `x` is not an integer", bad.arg())],
+    );
+    let run = ok(&["trace", "--algo", "mtdf", "--random", "width=3,depth=3,seed=1"]);
+    assert_contains(&run.stdout, &["# mtdf trace\n", "pass 1: window"]);
+}

@@ -1,0 +1,384 @@
+//! Running the searches of a grid in parallel, and the whole experiment:
+//! results file, resuming, summary and plots.
+
+use crate::grid::{Grid, Job, Shard};
+use crate::record::{merge, read_csv, write_atomic, CsvSink, Record};
+use crate::{report, Error};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+use stockman::{RandomTree, SearchOptions, TableSize};
+
+/// The search options of a grid's searches: an unbounded table for the
+/// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits.
+pub fn options(grid: &Grid) -> SearchOptions {
+    SearchOptions {
+        max_nodes: grid.max_nodes,
+        time_limit: grid.time_limit.map(Duration::from_secs_f64),
+        table: TableSize::Unbounded,
+        ..SearchOptions::default()
+    }
+}
+
+/// Runs one search and records it.
+pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
+    let tree = RandomTree::new(job.tree.spec());
+    let mut r = Record::new(job);
+    match job.algorithm.search(&tree, opts) {
+        Ok(out) => {
+            r.value = out.value;
+            r.best_move = out.best_index;
+            r.stats = out.stats;
+        }
+        Err(e) => {
+            r.stats = e.stats().copied().unwrap_or_default();
+            r.error = Some(e.to_string());
+        }
+    }
+    r
+}
+
+/// Runs `jobs` on `threads` threads (0: one per core), in job order: each
+/// thread takes the next job not yet started. Every finished record goes to
+/// `done` at once. Once `stop` is set no new search starts; the running ones
+/// finish and are reported. Returns how many searches ran.
+pub fn run_jobs(
+    jobs: &[Job],
+    opts: &SearchOptions,
+    threads: usize,
+    stop: &AtomicBool,
+    done: &(dyn Fn(Record) + Sync),
+) -> Result<usize, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        // Deep trees recurse; the stack is reserved, not touched.
+        .stack_size(64 << 20)
+        .thread_name(|i| format!("stockman-lab-{i}"))
+        .build()
+        .map_err(|e| Error::new(format!("cannot start the worker threads: {e}")))?;
+    let next = AtomicUsize::new(0);
+    let ran = AtomicUsize::new(0);
+    pool.scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| loop {
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(i) else { return };
+                done(run_job(job, opts));
+                ran.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+    });
+    Ok(ran.into_inner())
+}
+
+/// What an experiment run writes, and how.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The grid.
+    pub grid: Grid,
+    /// Only this slice of the grid.
+    pub shard: Option<Shard>,
+    /// The output directory (created if needed).
+    pub out: PathBuf,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Keep the rows of an existing results file and run only the missing searches.
+    pub resume: bool,
+    /// Replace an existing results file.
+    pub force: bool,
+}
+
+/// How a run went.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// Every record of the results file, sorted by job.
+    pub records: Vec<Record>,
+    /// The jobs of this run (the shard's, or the whole grid's).
+    pub planned: usize,
+    /// Searches run now (the others came from the resumed file).
+    pub ran: usize,
+    /// Whether `stop` ended the run early.
+    pub interrupted: bool,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+impl Plan {
+    /// The results file: `results.csv`, or `results-K-of-N.csv` for a shard.
+    pub fn results_path(&self) -> PathBuf {
+        self.out
+            .join(self.shard.map_or("results.csv".to_string(), |s| s.file_name()))
+    }
+
+    /// The jobs this run is responsible for.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.grid.shard_jobs(self.shard)
+    }
+
+    /// Prepares the output directory and finds the jobs still to run:
+    /// returns them with the records already on disk (when resuming).
+    pub fn prepare(&self) -> Result<(Vec<Job>, Vec<Record>), Error> {
+        std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
+        let path = self.results_path();
+        let jobs = self.jobs();
+        let exists = path.exists();
+        if exists && !self.resume && !self.force {
+            return Err(Error::new(format!(
+                "{} exists: pass --resume to run only its missing searches, or --force to start over",
+                path.display()
+            )));
+        }
+        let mut old = Vec::new();
+        if exists && self.resume {
+            old = read_csv(&path)?;
+            let by_index: std::collections::HashMap<u64, &Job> = jobs.iter().map(|j| (j.index, j)).collect();
+            for r in &old {
+                if !by_index.get(&r.job).is_some_and(|j| r.matches(j)) {
+                    return Err(Error::new(format!(
+                        "{}: job {} ({} on {:?}) is not in this grid or shard: resume with the same grid, or use another --out",
+                        path.display(),
+                        r.job,
+                        r.algorithm,
+                        r.tree_key()
+                    )));
+                }
+            }
+            old = merge(vec![old])?;
+        }
+        let have: std::collections::HashSet<u64> = old.iter().map(|r| r.job).collect();
+        let todo = jobs.into_iter().filter(|j| !have.contains(&j.index)).collect();
+        Ok((todo, old))
+    }
+
+    /// Runs the experiment: rows are appended and flushed to the results
+    /// file as searches finish; `progress` hears of each. At the end the file
+    /// is rewritten sorted by job (so equal grids give equal files, apart
+    /// from the `time_us` column) and, for a whole grid, the summary and
+    /// plots are written beside it. An interrupted run keeps its rows, in
+    /// finishing order; `--resume` completes it.
+    pub fn execute(&self, stop: &AtomicBool, progress: &(dyn Fn(&Record) + Sync)) -> Result<Finished, Error> {
+        let (todo, old) = self.prepare()?;
+        self.execute_prepared(todo, old, stop, progress)
+    }
+
+    /// [`Plan::execute`] once [`Plan::prepare`] has run (so that a caller can
+    /// size a progress bar in between).
+    pub fn execute_prepared(
+        &self,
+        todo: Vec<Job>,
+        old: Vec<Record>,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(&Record) + Sync),
+    ) -> Result<Finished, Error> {
+        let path = self.results_path();
+        let planned = self.jobs().len();
+        std::fs::write(self.out.join("grid.toml"), self.grid.to_toml()).map_err(|e| Error::io(&self.out, e))?;
+        let sink = CsvSink::open(&path, self.resume)?;
+        let new = std::sync::Mutex::new(Vec::with_capacity(todo.len()));
+        let failed = std::sync::Mutex::new(None);
+        let opts = options(&self.grid);
+        let ran = run_jobs(&todo, &opts, self.threads, stop, &|r| {
+            if let Err(e) = sink.write(&r) {
+                failed.lock().unwrap().get_or_insert(e);
+                stop.store(true, Ordering::SeqCst);
+            }
+            progress(&r);
+            new.lock().unwrap().push(r);
+        })?;
+        drop(sink);
+        if let Some(e) = failed.into_inner().unwrap() {
+            return Err(e);
+        }
+        let records = merge(vec![old, new.into_inner().unwrap()])?;
+        let interrupted = records.len() < planned;
+        let mut files = vec![path.clone()];
+        if !interrupted {
+            let mut buf = Vec::new();
+            {
+                let mut w = csv::Writer::from_writer(&mut buf);
+                w.write_record(crate::record::header())
+                    .map_err(|e| Error::csv(&path, e))?;
+                for r in &records {
+                    w.write_record(crate::record::fields(r))
+                        .map_err(|e| Error::csv(&path, e))?;
+                }
+                w.flush().map_err(|e| Error::io(&path, e))?;
+            }
+            let _guard = crate::record::OUTPUT_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+            write_atomic(&path, &buf)?;
+        }
+        if self.shard.is_none() && !interrupted {
+            files.extend(report::write_report(&records, &self.out)?);
+        }
+        Ok(Finished {
+            records,
+            planned,
+            ran,
+            interrupted,
+            files,
+        })
+    }
+}
+
+/// Combines shard results (files, or directories holding `results-*.csv`)
+/// into `out`: the merged `results.csv`, the summary and the plots. Returns
+/// the merged records and the files written.
+pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
+    let mut files = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| Error::io(p, e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("results-") && n.ends_with(".csv"))
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(Error::new(format!("{}: no results-*.csv files in it", p.display())));
+            }
+            files.extend(found);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::new(
+            "nothing to merge: name the shards' CSV files or their directories",
+        ));
+    }
+    let sets = files.iter().map(|f| read_csv(f)).collect::<Result<Vec<_>, _>>()?;
+    let records = merge(sets)?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let path = out.join("results.csv");
+    crate::record::write_csv(&path, &records)?;
+    let mut written = vec![path];
+    written.extend(report::write_report(&records, out)?);
+    Ok((records, written))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::summarize;
+
+    fn grid() -> Grid {
+        Grid::from_toml(
+            r#"
+            name = "t"
+            algorithms = ["alphabeta", "sss", "dual", "mt-sss", "mt-dual", "mtdf"]
+            widths = [3]
+            depths = [2, 3, 4]
+            models = ["iid", "incremental"]
+            orders = ["random", 0.9]
+            seeds = 3
+            "#,
+        )
+        .unwrap()
+    }
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("stockman-lab-{name}-{}", std::process::id()));
+        std::fs::remove_dir_all(&d).ok();
+        d
+    }
+
+    fn plan(out: &Path, shard: Option<Shard>) -> Plan {
+        Plan {
+            grid: grid(),
+            shard,
+            out: out.to_path_buf(),
+            threads: 2,
+            resume: false,
+            force: false,
+        }
+    }
+
+    fn counts(rs: &[Record]) -> Vec<Record> {
+        rs.iter()
+            .map(|r| Record {
+                stats: r.stats.counts(),
+                ..r.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_merge_to_the_unsharded_run() {
+        let stop = AtomicBool::new(false);
+        let whole_dir = tmp("whole");
+        let whole = plan(&whole_dir, None).execute(&stop, &|_| {}).unwrap();
+        assert!(!whole.interrupted);
+        assert_eq!(whole.records.len() as u64, grid().job_count());
+        assert!(whole_dir.join("summary.md").exists());
+        assert!(whole.files.iter().any(|f| f.extension().is_some_and(|e| e == "svg")));
+        // The file on disk is sorted and complete.
+        let on_disk = read_csv(&whole_dir.join("results.csv")).unwrap();
+        assert_eq!(on_disk, whole.records);
+        // Deterministic apart from time.
+        let again = plan(&whole_dir, None);
+        assert!(again.execute(&stop, &|_| {}).is_err(), "refuses to overwrite");
+        let again = Plan { force: true, ..again }.execute(&stop, &|_| {}).unwrap();
+        assert_eq!(counts(&again.records), counts(&whole.records));
+
+        let shard_dir = tmp("shards");
+        for k in 1..=3 {
+            let s = Shard { index: k, count: 3 };
+            let f = plan(&shard_dir, Some(s)).execute(&stop, &|_| {}).unwrap();
+            assert!(f.records.iter().all(|r| s.contains(r.job)));
+        }
+        assert!(!shard_dir.join("summary.md").exists(), "a shard writes no summary");
+        let merged_dir = tmp("merged");
+        let (merged, files) = merge_files(std::slice::from_ref(&shard_dir), &merged_dir).unwrap();
+        assert_eq!(counts(&merged), counts(&whole.records));
+        assert_eq!(summarize(&merged), summarize(&whole.records));
+        let a = std::fs::read_to_string(whole_dir.join("summary.md")).unwrap();
+        let b = std::fs::read_to_string(merged_dir.join("summary.md")).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(files.len(), whole.files.len());
+        for d in [whole_dir, shard_dir, merged_dir] {
+            std::fs::remove_dir_all(d).ok();
+        }
+    }
+
+    #[test]
+    fn an_interrupted_run_keeps_its_rows_and_resumes() {
+        let dir = tmp("resume");
+        let stop = AtomicBool::new(false);
+        let seen = AtomicUsize::new(0);
+        let first = plan(&dir, None)
+            .execute(&stop, &|_| {
+                if seen.fetch_add(1, Ordering::SeqCst) + 1 >= 10 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            })
+            .unwrap();
+        assert!(first.interrupted);
+        assert!(first.records.len() >= 10 && first.records.len() < grid().job_count() as usize);
+        assert_eq!(read_csv(&dir.join("results.csv")).unwrap().len(), first.records.len());
+        assert!(!dir.join("summary.md").exists());
+        let stop = AtomicBool::new(false);
+        let p = Plan {
+            resume: true,
+            ..plan(&dir, None)
+        };
+        let second = p.execute(&stop, &|_| {}).unwrap();
+        assert!(!second.interrupted);
+        assert_eq!(second.ran + first.records.len(), grid().job_count() as usize);
+        let whole = plan(&tmp("resume-ref"), None).execute(&stop, &|_| {}).unwrap();
+        assert_eq!(counts(&second.records), counts(&whole.records));
+        // Resuming with another grid is refused.
+        let mut other = plan(&dir, None);
+        other.grid.seeds = 1;
+        other.resume = true;
+        assert!(other.execute(&stop, &|_| {}).is_err());
+        std::fs::remove_dir_all(dir).ok();
+        std::fs::remove_dir_all(tmp("resume-ref")).ok();
+    }
+}

@@ -1,0 +1,311 @@
+//! Alpha-beta: fail-soft, left to right, in MAX/MIN form, optionally with a
+//! transposition table.
+//!
+//! Knuth and Moore (1975). The same engine, run with a null window and a
+//! table of lower and upper bounds, is Plaat et al.'s memory-enhanced test
+//! (MT) that the MT-SSS\*, MT-Dual\*, MTD(f) and BNS drivers call pass after
+//! pass, so it lives here once and is shared.
+//!
+//! # Complexity
+//! At best (perfect ordering) `w^⌈d/2⌉ + w^⌊d/2⌋ - 1` leaves on a uniform tree
+//! of width `w` and depth `d`, at worst all `w^d`; memory `O(d)` plus the table.
+//!
+//! # Example
+//! ```
+//! use stockman::{algorithms::alphabeta, ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! let out = alphabeta::search(&tree, &SearchOptions::default()).unwrap();
+//! assert_eq!(out.value, Some(3));
+//! assert_eq!(out.stats.leaf_evals, 7); // 4 and 6 are cut off
+//! ```
+
+use super::context::Context;
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::table::{AnyTable, Entry, NoTable, Table, NO_MOVE};
+use crate::value::{Role, Value, INF};
+
+/// Full-window alpha-beta on `game`. Uses a table only if `opts.table` asks for a fixed one.
+pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+    search_observed(game, opts, &mut NoObserver)
+}
+
+/// [`search`], reporting to an observer.
+pub fn search_observed<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_window(game, opts, -INF, INF, obs)
+}
+
+/// Alpha-beta with the window `(alpha, beta)`: the result `g` is the value if
+/// `alpha < g < beta`, an upper bound if `g <= alpha`, a lower bound if `g >= beta`.
+pub fn search_window<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    alpha: Value,
+    beta: Value,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    match opts.table {
+        crate::TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
+            Engine::new(game, opts, obs, AnyTable::new(opts.table)).run(alpha, beta)
+        }
+        _ => Engine::new(game, opts, obs, NoTable).run(alpha, beta),
+    }
+}
+
+/// Full-window alpha-beta using `table` (kept by the caller, for example
+/// across the iterations of iterative deepening).
+pub fn search_in<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+) -> Result<Outcome<G::Move>, SearchError> {
+    Engine::new(game, opts, obs, table).run(-INF, INF)
+}
+
+/// The fail-soft alpha-beta engine, generic over its table.
+pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
+    pub cx: Context<'a, G, O>,
+    pub table: T,
+    /// Try the table's best move first.
+    pub move_first: bool,
+    /// Index of the root move that gave the root its value in the last call.
+    pub root_best: Option<usize>,
+    /// Whether the last value returned is exact (a leaf, or an exact table entry).
+    pub exact: bool,
+}
+
+impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
+    pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T) -> Self {
+        Engine {
+            cx: Context::new(game, opts, obs),
+            table,
+            move_first: opts.table_move_first,
+            root_best: None,
+            exact: false,
+        }
+    }
+
+    /// One full search of the root with a window, as a one-pass outcome.
+    fn run(mut self, alpha: Value, beta: Value) -> Result<Outcome<G::Move>, SearchError> {
+        let root = self.cx.game.root();
+        let g = self.search(&root, alpha, beta)?;
+        self.cx.stats.passes = 1;
+        let best_index = self.root_best;
+        let best_move = best_index.map(|i| nth_move(self.cx.game, &root, i));
+        let stats = self.cx.finish();
+        Ok(Outcome {
+            value: Some(g),
+            best_move,
+            best_index,
+            bound: None,
+            stats,
+        })
+    }
+
+    /// Searches the root with `(alpha, beta)`; sets `root_best`.
+    pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, SearchError> {
+        self.root_best = None;
+        self.node(root, 0, alpha, beta)
+    }
+
+    /// Looks `pos` up: either a value that settles the node, or what is
+    /// needed to search it, with the window narrowed by the stored bounds.
+    #[inline]
+    pub fn probe(&mut self, pos: &G::Position, ply: u32, alpha: &mut Value, beta: &mut Value) -> Probe {
+        let draft = self.cx.draft(ply);
+        let mut p = Probe {
+            key: None,
+            entry: Entry::unknown(draft),
+            hint: NO_MOVE,
+            cut: None,
+        };
+        // What the game itself can prove about the value (nothing, for
+        // trees). The root is always searched, so that it names a best move.
+        if ply > 0 {
+            let (lo, hi) = self.cx.game.bounds(pos);
+            if lo == hi {
+                // The exact value: as good as an exact table entry.
+                p.entry.lower = lo;
+                p.entry.upper = hi;
+                p.cut = Some(lo);
+                return p;
+            }
+            if lo >= *beta {
+                p.cut = Some(lo);
+                return p;
+            }
+            if hi <= *alpha {
+                p.cut = Some(hi);
+                return p;
+            }
+            *alpha = (*alpha).max(lo);
+            *beta = (*beta).min(hi);
+        }
+        if !T::ENABLED {
+            return p;
+        }
+        p.key = self.cx.game.hash(pos);
+        let Some(k) = p.key else { return p };
+        self.cx.stats.tt_probes += 1;
+        if let Some(e) = self.table.probe(k) {
+            self.cx.stats.tt_hits += 1;
+            p.hint = e.best;
+            if e.draft == draft {
+                p.entry = e;
+                if e.lower == e.upper || e.lower >= *beta {
+                    p.cut = Some(e.lower);
+                } else if e.upper <= *alpha {
+                    p.cut = Some(e.upper);
+                } else {
+                    *alpha = (*alpha).max(e.lower);
+                    *beta = (*beta).min(e.upper);
+                }
+            }
+        }
+        p
+    }
+
+    /// Records the result `g` of a search with window `(alpha, beta)`.
+    #[inline]
+    pub fn store(&mut self, p: &Probe, g: Value, alpha: Value, beta: Value, best: u32) {
+        let Some(k) = p.key else { return };
+        let mut entry = p.entry;
+        if g <= alpha {
+            entry.upper = g;
+        } else if g >= beta {
+            entry.lower = g;
+        } else {
+            entry.lower = g;
+            entry.upper = g;
+        }
+        entry.best = best;
+        self.table.store(k, entry);
+        self.cx.stats.tt_stores += 1;
+    }
+
+    /// Evaluates a leaf and stores its value exactly, whatever the window.
+    #[inline]
+    pub fn leaf(&mut self, pos: &G::Position, p: &Probe) -> Result<Value, SearchError> {
+        let v = self.cx.evaluate(pos)?;
+        self.store(p, v, -INF, INF, NO_MOVE);
+        self.exact = true;
+        Ok(v)
+    }
+
+    /// The order to try `n` moves in: the table's hint first if enabled.
+    #[inline]
+    pub fn first_move(&self, hint: u32, n: usize) -> usize {
+        if self.move_first && (hint as usize) < n {
+            hint as usize
+        } else {
+            0
+        }
+    }
+
+    /// Searches the node `pos` at `ply` (used by drivers that work below the root, like BNS).
+    pub fn node(
+        &mut self,
+        pos: &G::Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+    ) -> Result<Value, SearchError> {
+        self.cx.visit()?;
+        self.exact = false;
+        let p = self.probe(pos, ply, &mut alpha, &mut beta);
+        if let Some(v) = p.cut {
+            self.exact = p.entry.lower == p.entry.upper;
+            return Ok(v);
+        }
+        let moves = self.cx.moves(pos, ply);
+        if moves.is_empty() {
+            self.cx.give_back(ply, moves);
+            return self.leaf(pos, &p);
+        }
+        self.cx.stats.nodes_expanded += 1;
+        let role = self.cx.game.role(pos);
+        let n = moves.len();
+        let first = self.first_move(p.hint, n);
+        let mut g = role.worst();
+        let mut best = first;
+        let mut result = Ok(());
+        for k in 0..n {
+            let i = move_at(k, first);
+            let (a, b) = match role {
+                Role::Max => {
+                    if g >= beta {
+                        break;
+                    }
+                    (alpha.max(g), beta)
+                }
+                Role::Min => {
+                    if g <= alpha {
+                        break;
+                    }
+                    (alpha, beta.min(g))
+                }
+            };
+            let child = self.cx.game.play(pos, moves[i]);
+            self.cx.enter(i);
+            let r = self.node(&child, ply + 1, a, b);
+            self.cx.leave();
+            match r {
+                Ok(v) => {
+                    if role.prefers(v, g) || k == 0 {
+                        g = v;
+                        best = i;
+                    }
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.cx.give_back(ply, moves);
+        result?;
+        self.exact = false;
+        if ply == 0 {
+            self.root_best = Some(best);
+        }
+        self.store(&p, g, alpha, beta, best as u32);
+        Ok(g)
+    }
+}
+
+/// What a table look-up found, for [`Engine::probe`].
+pub(crate) struct Probe {
+    /// The position's hash, if there is a table and the game hashes.
+    pub key: Option<u64>,
+    /// The stored entry at this draft (or an empty one).
+    pub entry: Entry,
+    /// The stored best move, from any draft.
+    pub hint: u32,
+    /// A value that settles the node without search.
+    pub cut: Option<Value>,
+}
+
+/// The `k`-th move to try when move `first` goes first and the rest keep their order.
+#[inline]
+pub(crate) fn move_at(k: usize, first: usize) -> usize {
+    if k == 0 {
+        first
+    } else if k <= first {
+        k - 1
+    } else {
+        k
+    }
+}
+
+/// The `i`-th move of `pos`.
+pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> G::Move {
+    let mut moves = Vec::new();
+    game.moves(pos, &mut moves);
+    moves[i]
+}

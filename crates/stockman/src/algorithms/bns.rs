@@ -1,0 +1,166 @@
+//! Best Node Search (Rutko 2011, first published as "fuzzified game tree
+//! search"): find the best move without finding the value.
+//!
+//! Each pass picks a separation value `test` inside the current bounds
+//! `(alpha, beta)` and null-window-tests every root move against it. If
+//! exactly one move reaches `test` it is the best move and the search
+//! stops; if several do, the value is at least `test` (`alpha := test`) and
+//! the next pass separates those further; if none does, the value lies below
+//! `test` (`beta := test`). It also stops when `beta - alpha < 2`. The tests
+//! are the memory-enhanced alpha-beta of the MT framework, so passes share
+//! a transposition table.
+//!
+//! The result is a move whose subtree holds the minimax value, and the final
+//! `(alpha, beta)` with `alpha <= value < beta`, not the value itself.
+//!
+//! ```text
+//! nextGuess(α, β, count) = α + (β − α) × (count − 1) / count
+//! ```
+//! is the default [`Guess`]; any other can be plugged in with [`search_with`].
+//!
+//! # Complexity
+//! Each pass tests every root move with a null-window search; the number of
+//! passes is logarithmic in the value range for the default guess.
+//!
+//! # Example
+//! ```
+//! use stockman::{algorithms::bns, ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! let out = bns::search(&tree, &SearchOptions::default()).unwrap();
+//! assert_eq!(out.best_index, Some(0)); // the first move holds the value 3
+//! let (alpha, beta) = out.bound.unwrap();
+//! assert!(alpha <= 3 && 3 < beta);
+//! ```
+
+use super::mt::Driver;
+use crate::game::Game;
+use crate::observe::{Fail, NoObserver, Observer, Pass};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::table::{AnyTable, Table};
+use crate::value::{Role, Value, INF, VALUE_MIN};
+
+/// Chooses the next separation value from the bounds and the number of
+/// moves still in contention.
+pub trait Guess {
+    /// A value strictly between `alpha` and `beta` (it is clamped if not).
+    fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value;
+}
+
+/// Rutko's default: `alpha + (beta - alpha) * (count - 1) / count`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rutko;
+
+impl Guess for Rutko {
+    fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value {
+        let (a, b, c) = (alpha as i64, beta as i64, count.max(1) as i64);
+        (a + (b - a) * (c - 1) / c) as Value
+    }
+}
+
+impl<F: FnMut(Value, Value, u32) -> Value> Guess for F {
+    fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value {
+        self(alpha, beta, count)
+    }
+}
+
+/// Best Node Search on `game` with Rutko's guess (the game must provide a hash).
+pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+    search_with(game, opts, &mut Rutko, &mut NoObserver)
+}
+
+/// [`search`], reporting leaves and passes to an observer.
+pub fn search_observed<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_with(game, opts, &mut Rutko, obs)
+}
+
+/// Best Node Search with a guess function of the caller's.
+pub fn search_with<G: Game, O: Observer, F: Guess>(
+    game: &G,
+    opts: &SearchOptions,
+    guess: &mut F,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_in(game, opts, guess, obs, AnyTable::new(opts.table))
+}
+
+/// [`search_with`] using `table` (kept by the caller).
+pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    guess: &mut F,
+    obs: &mut O,
+    table: T,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let mut d = Driver::new(game, opts, obs, table, "bns")?;
+    let root = d.root.clone();
+    let role = game.role(&root);
+    let mut moves = Vec::new();
+    if opts.depth != Some(0) {
+        game.moves(&root, &mut moves);
+    }
+    d.e.cx.visit()?;
+    if moves.is_empty() {
+        let v = d.e.cx.evaluate(&root)?;
+        d.e.cx.stats.passes = 1;
+        return Ok(d.finish(None, Some((v, v + 1))));
+    }
+    d.e.cx.stats.nodes_expanded += 1;
+    let children: Vec<G::Position> = moves.iter().map(|&m| game.play(&root, m)).collect();
+    // Invariant: alpha <= value < beta.
+    let (mut alpha, mut beta) = (VALUE_MIN, INF);
+    let mut count = children.len() as u32;
+    let mut best = 0usize;
+    loop {
+        let test = guess.next(alpha, beta, count).clamp(alpha + 1, beta - 1);
+        let before = d.e.cx.stats.leaf_evals;
+        let mut better = 0u32;
+        for (i, child) in children.iter().enumerate() {
+            d.e.cx.enter(i);
+            let r = d.e.node(child, 1, test - 1, test);
+            d.e.cx.leave();
+            // "Better" is at least `test` for MAX, below it for MIN.
+            let reaches = r? >= test;
+            if reaches == (role == Role::Max) {
+                better += 1;
+                best = i;
+            }
+        }
+        d.e.cx.stats.passes += 1;
+        let fail = match (role, better > 0) {
+            (Role::Max, true) | (Role::Min, false) => {
+                alpha = test;
+                Fail::High
+            }
+            _ => {
+                beta = test;
+                Fail::Low
+            }
+        };
+        if better > 0 {
+            count = better;
+        }
+        if O::STEPS {
+            let pass = Pass {
+                pass: d.e.cx.stats.passes,
+                alpha: test - 1,
+                beta: test,
+                result: test,
+                fail,
+                lower: alpha,
+                upper: beta - 1,
+                leaf_evals: d.e.cx.stats.leaf_evals - before,
+                better_count: Some(better),
+            };
+            d.e.cx.obs.pass(pass);
+        }
+        if beta - alpha < 2 || better == 1 {
+            break;
+        }
+    }
+    d.best = Some(best);
+    Ok(d.finish(None, Some((alpha, beta))))
+}

@@ -1,0 +1,236 @@
+//! The searches, one module each, all generic over [`Game`](crate::Game).
+//!
+//! | name | module | kind |
+//! |---|---|---|
+//! | `minimax` | [`minimax`] | depth-first, every leaf |
+//! | `alphabeta` | [`alphabeta`] | depth-first, fail-soft |
+//! | `negascout` | [`negascout`] | depth-first, null-window tests |
+//! | `sss` | [`sss`] | best-first, OPEN list of upper bounds |
+//! | `dual` | [`dual`] | best-first, OPEN list of lower bounds |
+//! | `recsss` | [`recsss`] | recursive SSS\*, OPEN arrays |
+//! | `recdual` | [`recdual`] | recursive Dual\*, OPEN arrays |
+//! | `mt-sss` | [`mt_sss`] | null-window passes from +inf, table |
+//! | `mt-dual` | [`mt_dual`] | null-window passes from -inf, table |
+//! | `mtdf` | [`mtdf`] | null-window passes from a guess, table |
+//! | `mtd-bi` | [`mtd_bi`] | null-window passes bisecting the bounds, table |
+//! | `bns` | [`bns`] | best move by separation tests, table |
+//!
+//! [`iterative`] deepens any depth-first one of them.
+
+pub mod alphabeta;
+mod best_first;
+pub mod bns;
+pub(crate) mod context;
+pub mod dual;
+pub mod iterative;
+pub mod minimax;
+mod mt;
+pub mod mt_dual;
+pub mod mt_sss;
+pub mod mtd_bi;
+pub mod mtdf;
+pub mod negascout;
+pub mod recdual;
+pub mod recsss;
+mod recursive;
+pub mod sss;
+
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::table::Table;
+
+/// Every search of the crate, by name: the registry the CLI and the
+/// experiments draw from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// [`minimax`]
+    Minimax,
+    /// [`alphabeta`]
+    AlphaBeta,
+    /// [`negascout`]
+    NegaScout,
+    /// [`sss`]
+    Sss,
+    /// [`dual`]
+    Dual,
+    /// [`recsss`]
+    RecSss,
+    /// [`recdual`]
+    RecDual,
+    /// [`mt_sss`]
+    MtSss,
+    /// [`mt_dual`]
+    MtDual,
+    /// [`mtdf`]
+    Mtdf,
+    /// [`mtd_bi`]
+    MtdBi,
+    /// [`bns`]
+    Bns,
+}
+
+impl Algorithm {
+    /// Every algorithm, baselines first.
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+        Algorithm::Sss,
+        Algorithm::Dual,
+        Algorithm::RecSss,
+        Algorithm::RecDual,
+        Algorithm::MtSss,
+        Algorithm::MtDual,
+        Algorithm::Mtdf,
+        Algorithm::MtdBi,
+        Algorithm::Bns,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::NegaScout => "negascout",
+            Algorithm::Sss => "sss",
+            Algorithm::Dual => "dual",
+            Algorithm::RecSss => "recsss",
+            Algorithm::RecDual => "recdual",
+            Algorithm::MtSss => "mt-sss",
+            Algorithm::MtDual => "mt-dual",
+            Algorithm::Mtdf => "mtdf",
+            Algorithm::MtdBi => "mtd-bi",
+            Algorithm::Bns => "bns",
+        }
+    }
+
+    /// Searches `game` with this algorithm.
+    pub fn search<G: Game>(self, game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+        self.search_observed(game, opts, &mut NoObserver)
+    }
+
+    /// Searches `game`, reporting leaves, steps and passes to `obs`.
+    pub fn search_observed<G: Game, O: Observer>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        match self {
+            Algorithm::Minimax => minimax::search_observed(game, opts, obs),
+            Algorithm::AlphaBeta => alphabeta::search_observed(game, opts, obs),
+            Algorithm::NegaScout => negascout::search_observed(game, opts, obs),
+            Algorithm::Sss => sss::search_observed(game, opts, obs),
+            Algorithm::Dual => dual::search_observed(game, opts, obs),
+            Algorithm::RecSss => recsss::search_observed(game, opts, obs),
+            Algorithm::RecDual => recdual::search_observed(game, opts, obs),
+            Algorithm::MtSss => mt_sss::search_observed(game, opts, obs),
+            Algorithm::MtDual => mt_dual::search_observed(game, opts, obs),
+            Algorithm::Mtdf => mtdf::search_observed(game, opts, obs),
+            Algorithm::MtdBi => mtd_bi::search_observed(game, opts, obs),
+            Algorithm::Bns => bns::search_observed(game, opts, obs),
+        }
+    }
+
+    /// Searches `game` using `table`, which the caller keeps (for example
+    /// across the iterations of [`iterative`] deepening). The best-first
+    /// searches and minimax keep no table and ignore it; alpha-beta and
+    /// NegaScout use it whatever `opts.table` says.
+    pub fn search_in<G: Game, O: Observer, T: Table>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+        table: T,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        match self {
+            Algorithm::AlphaBeta => alphabeta::search_in(game, opts, obs, table),
+            Algorithm::NegaScout => negascout::search_in(game, opts, obs, table),
+            Algorithm::MtSss => mt_sss::search_in(game, opts, obs, table),
+            Algorithm::MtDual => mt_dual::search_in(game, opts, obs, table),
+            Algorithm::Mtdf => mtdf::search_in(game, opts, obs, table),
+            Algorithm::MtdBi => mtd_bi::search_in(game, opts, obs, table),
+            Algorithm::Bns => bns::search_in(game, opts, &mut bns::Rutko, obs, table),
+            _ => self.search_observed(game, opts, obs),
+        }
+    }
+
+    /// Whether the algorithm keeps an OPEN list (or OPEN arrays).
+    pub fn is_best_first(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Sss | Algorithm::Dual | Algorithm::RecSss | Algorithm::RecDual
+        )
+    }
+
+    /// Whether the algorithm needs a transposition table (and so a hash).
+    pub fn needs_table(self) -> bool {
+        matches!(
+            self,
+            Algorithm::MtSss | Algorithm::MtDual | Algorithm::Mtdf | Algorithm::Bns
+        )
+    }
+
+    /// Whether the algorithm returns the root's value (all but BNS, which
+    /// returns a best move and a bound).
+    pub fn finds_value(self) -> bool {
+        self != Algorithm::Bns
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that is not in [`Algorithm::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAlgorithm(pub String);
+
+impl std::fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        write!(
+            f,
+            "unknown algorithm `{}` (known: {}, or `all`)",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
+
+impl std::str::FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == t)
+            .ok_or_else(|| UnknownAlgorithm(s.trim().to_string()))
+    }
+}
+
+impl Algorithm {
+    /// Parses a comma-separated list of names, or `all`.
+    pub fn parse_list(list: &str) -> Result<Vec<Algorithm>, UnknownAlgorithm> {
+        if list.trim().eq_ignore_ascii_case("all") {
+            return Ok(Algorithm::ALL.to_vec());
+        }
+        let mut out = Vec::new();
+        for name in list.split(',') {
+            if name.trim().is_empty() {
+                return Err(UnknownAlgorithm(String::new()));
+            }
+            let a: Algorithm = name.parse()?;
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,70 @@
+//! MTD(f): null-window tests that home in on the value from a first guess
+//! (Plaat, Schaeffer, Pijls and de Bruin 1996).
+//!
+//! ```text
+//! g := f;  lower := -inf;  upper := +inf
+//! while lower < upper
+//!     beta := (g = lower) ? g + 1 : g
+//!     g := MT(root, beta - 1, beta)
+//!     if g < beta then upper := g else lower := g
+//! ```
+//! The closer the guess, the fewer passes: given the exact value it takes
+//! two (one fails high at it, one fails low at it). MT-SSS\* and MT-Dual\*
+//! are MTD(+inf) and MTD(-inf).
+//!
+//! # Complexity
+//! Each pass is a null-window alpha-beta search (at best the minimal tree);
+//! the number of passes depends on the guess; memory is the table.
+//!
+//! # Example
+//! ```
+//! use stockman::{algorithms::mtdf, ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! let opts = SearchOptions { first_guess: 3, ..Default::default() };
+//! let out = mtdf::search(&tree, &opts).unwrap();
+//! assert_eq!((out.value, out.stats.passes), (Some(3), 2));
+//! ```
+
+use super::mt::Driver;
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::table::{AnyTable, Table};
+use crate::value::{INF, VALUE_MAX, VALUE_MIN};
+
+/// MTD(f) on `game` from `opts.first_guess` (the game must provide a hash).
+pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+    search_observed(game, opts, &mut NoObserver)
+}
+
+/// [`search`], reporting leaves and passes to an observer.
+pub fn search_observed<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_in(game, opts, obs, AnyTable::new(opts.table))
+}
+
+/// [`search_observed`] using `table` (kept by the caller, for example across
+/// the iterations of iterative deepening).
+pub fn search_in<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let mut d = Driver::new(game, opts, obs, table, "mtdf")?;
+    let mut g = opts.first_guess.clamp(VALUE_MIN, VALUE_MAX);
+    let (mut lower, mut upper) = (-INF, INF);
+    while lower < upper {
+        let beta = if g == lower { g + 1 } else { g };
+        g = d.test(beta - 1, beta)?;
+        if g < beta {
+            upper = g;
+        } else {
+            lower = g;
+        }
+    }
+    Ok(d.finish(Some(g), None))
+}

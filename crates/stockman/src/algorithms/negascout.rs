@@ -1,0 +1,159 @@
+//! NegaScout / Principal Variation Search, in MAX/MIN form, fail-soft,
+//! optionally with a transposition table.
+//!
+//! Reinefeld (1983), after Pearl's Scout: search the first child with the
+//! full window, then only *test* each later child with a null window
+//! (can it beat the best so far?) and re-search it with a wider window only
+//! when the test says yes. Exact values (leaves, exact table entries) are
+//! never re-searched.
+//!
+//! # Complexity
+//! Like alpha-beta: `w^⌈d/2⌉ + w^⌊d/2⌋ - 1` leaves when perfectly ordered,
+//! `O(w^d)` at worst (re-searches can visit a node twice); memory `O(d)`.
+//!
+//! # Example
+//! ```
+//! use stockman::{algorithms::negascout, ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! let out = negascout::search(&tree, &SearchOptions::default()).unwrap();
+//! assert_eq!(out.value, Some(3));
+//! ```
+
+use super::alphabeta::{move_at, nth_move, Engine};
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{Outcome, SearchError, SearchOptions, TableSize};
+use crate::table::{AnyTable, NoTable, Table};
+use crate::value::{Role, Value, INF};
+
+/// NegaScout on `game`. Uses a table only if `opts.table` asks for a fixed one.
+pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+    search_observed(game, opts, &mut NoObserver)
+}
+
+/// [`search`], reporting to an observer.
+pub fn search_observed<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    match opts.table {
+        TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
+            run(Engine::new(game, opts, obs, AnyTable::new(opts.table)))
+        }
+        _ => run(Engine::new(game, opts, obs, NoTable)),
+    }
+}
+
+/// NegaScout using `table` (kept by the caller, for example across the
+/// iterations of iterative deepening).
+pub fn search_in<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+) -> Result<Outcome<G::Move>, SearchError> {
+    run(Engine::new(game, opts, obs, table))
+}
+
+fn run<G: Game, O: Observer, T: Table>(mut e: Engine<'_, G, O, T>) -> Result<Outcome<G::Move>, SearchError> {
+    let root = e.cx.game.root();
+    e.root_best = None;
+    let g = scout(&mut e, &root, 0, -INF, INF)?;
+    e.cx.stats.passes = 1;
+    let best_index = e.root_best;
+    let best_move = best_index.map(|i| nth_move(e.cx.game, &root, i));
+    let stats = e.cx.finish();
+    Ok(Outcome {
+        value: Some(g),
+        best_move,
+        best_index,
+        bound: None,
+        stats,
+    })
+}
+
+fn scout<G: Game, O: Observer, T: Table>(
+    e: &mut Engine<'_, G, O, T>,
+    pos: &G::Position,
+    ply: u32,
+    mut alpha: Value,
+    mut beta: Value,
+) -> Result<Value, SearchError> {
+    e.cx.visit()?;
+    e.exact = false;
+    let p = e.probe(pos, ply, &mut alpha, &mut beta);
+    if let Some(v) = p.cut {
+        e.exact = p.entry.lower == p.entry.upper;
+        return Ok(v);
+    }
+    let moves = e.cx.moves(pos, ply);
+    if moves.is_empty() {
+        e.cx.give_back(ply, moves);
+        return e.leaf(pos, &p);
+    }
+    e.cx.stats.nodes_expanded += 1;
+    let role = e.cx.game.role(pos);
+    let n = moves.len();
+    let first = e.first_move(p.hint, n);
+    let mut g = role.worst();
+    let mut best = first;
+    let mut result = Ok(());
+    for k in 0..n {
+        let i = move_at(k, first);
+        if (role == Role::Max && g >= beta) || (role == Role::Min && g <= alpha) {
+            break;
+        }
+        let child = e.cx.game.play(pos, moves[i]);
+        e.cx.enter(i);
+        let r = if k == 0 {
+            scout(e, &child, ply + 1, alpha, beta)
+        } else {
+            match role {
+                // Test: can this child raise the best so far (`a`)?
+                Role::Max => {
+                    let a = alpha.max(g);
+                    scout(e, &child, ply + 1, a, a + 1).and_then(|t| {
+                        if t > a && t < beta && !e.exact {
+                            scout(e, &child, ply + 1, t, beta)
+                        } else {
+                            Ok(t)
+                        }
+                    })
+                }
+                // Test: can this child lower the best so far (`b`)?
+                Role::Min => {
+                    let b = beta.min(g);
+                    scout(e, &child, ply + 1, b - 1, b).and_then(|t| {
+                        if t < b && t > alpha && !e.exact {
+                            scout(e, &child, ply + 1, alpha, t)
+                        } else {
+                            Ok(t)
+                        }
+                    })
+                }
+            }
+        };
+        e.cx.leave();
+        match r {
+            Ok(v) => {
+                if k == 0 || role.prefers(v, g) {
+                    g = v;
+                    best = i;
+                }
+            }
+            Err(err) => {
+                result = Err(err);
+                break;
+            }
+        }
+    }
+    e.cx.give_back(ply, moves);
+    result?;
+    e.exact = false;
+    if ply == 0 {
+        e.root_best = Some(best);
+    }
+    e.store(&p, g, alpha, beta, best as u32);
+    Ok(g)
+}

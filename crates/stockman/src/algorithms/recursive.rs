@@ -1,0 +1,411 @@
+//! The engine behind RecSSS\* and RecDual\*: Bhattacharya and Bagchi's
+//! recursive SSS\*, with Reinefeld's OPEN arrays (1993).
+//!
+//! Every expanded node of the *expanding* role (MAX for RecSSS\*, MIN for
+//! RecDual\*) owns an OPEN array with one entry per child: the child itself
+//! if it is a leaf, otherwise the child's current child (a grandson of the
+//! same role), explored one after the other. The recursion refines the best
+//! entry while its bound equals the node's own; a solved grandson hands its
+//! bound to its next brother. Arrays of solved nodes are recycled, so after
+//! warm-up no step allocates.
+
+use crate::game::Game;
+use crate::observe::{Fail, Observer, Pass};
+use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
+use crate::stats::Stats;
+use crate::value::{Role, Value, INF};
+
+/// Which of the two dual algorithms runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Polarity {
+    /// RecSSS\*: upper bounds, highest first, MAX nodes own OPEN arrays.
+    Sss,
+    /// RecDual\*: lower bounds, lowest first, MIN nodes own OPEN arrays.
+    Dual,
+}
+
+impl Polarity {
+    fn expanding(self) -> Role {
+        match self {
+            Polarity::Sss => Role::Max,
+            Polarity::Dual => Role::Min,
+        }
+    }
+    /// Whether merit `a` comes before merit `b` (strictly).
+    #[inline]
+    fn before(self, a: Value, b: Value) -> bool {
+        match self {
+            Polarity::Sss => a > b,
+            Polarity::Dual => a < b,
+        }
+    }
+    #[inline]
+    fn clip(self, h: Value, v: Value) -> Value {
+        match self {
+            Polarity::Sss => h.min(v),
+            Polarity::Dual => h.max(v),
+        }
+    }
+    fn start(self) -> Value {
+        match self {
+            Polarity::Sss => INF,
+            Polarity::Dual => -INF,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Unexpanded,
+    Live,
+    Solved,
+}
+
+/// One entry of an OPEN array.
+#[derive(Clone, Debug)]
+struct Entry<P> {
+    /// The node the entry stands for: the child, or the child's current child.
+    pos: P,
+    ply: u32,
+    /// Index of the child among the owner's children (unused for the virtual root).
+    child: u32,
+    /// Index of the grandson among the child's children, or `NONE` if the entry is the child.
+    grand: u32,
+    /// Number of the child's children (when `grand != NONE`).
+    brothers: u32,
+    status: Status,
+    h: Value,
+    /// The OPEN array of this entry's node once it is expanded, or `NONE`.
+    array: u32,
+}
+
+pub(crate) struct Recursive<'a, G: Game, O: Observer> {
+    game: &'a G,
+    polarity: Polarity,
+    horizon: u32,
+    max_open: usize,
+    arrays: Vec<Vec<Entry<G::Position>>>,
+    free: Vec<u32>,
+    open: usize,
+    stats: Stats,
+    budget: Budget,
+    obs: &'a mut O,
+    path: Vec<u32>,
+    moves: Vec<G::Move>,
+    /// The root's position, for the virtual root that stands above a root
+    /// of the other role.
+    root: G::Position,
+    virtual_root: bool,
+    /// Under a virtual root: the root child solved with the best merit so far.
+    root_best: Option<(u32, Value)>,
+}
+
+impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
+    pub(crate) fn new(game: &'a G, opts: &SearchOptions, polarity: Polarity, obs: &'a mut O) -> Self {
+        let root = game.root();
+        Recursive {
+            game,
+            polarity,
+            horizon: opts.depth.unwrap_or(u32::MAX),
+            max_open: opts.max_open,
+            arrays: Vec::new(),
+            free: Vec::new(),
+            open: 0,
+            stats: Stats::default(),
+            budget: Budget::new(opts),
+            obs,
+            path: Vec::new(),
+            moves: Vec::new(),
+            virtual_root: game.role(&root) != polarity.expanding(),
+            root,
+            root_best: None,
+        }
+    }
+
+    fn unsupported(&self, what: &str) -> SearchError {
+        SearchError::Unsupported {
+            reason: format!("recursive SSS* needs MAX and MIN to alternate, but {what}"),
+        }
+    }
+
+    /// The moves of `pos` at `ply` into `self.moves` (none at the horizon).
+    fn gen(&mut self, pos: &G::Position, ply: u32) {
+        self.moves.clear();
+        if ply < self.horizon {
+            self.game.moves(pos, &mut self.moves);
+        }
+    }
+
+    /// The entry for child `i` (at `pos`, `ply`) of an expanding node:
+    /// the child if it is a leaf, else its first child.
+    fn entry_for(&mut self, child: G::Position, ply: u32, i: u32, h: Value) -> Result<Entry<G::Position>, SearchError> {
+        self.gen(&child, ply);
+        if self.moves.is_empty() {
+            return Ok(Entry {
+                pos: child,
+                ply,
+                child: i,
+                grand: NONE,
+                brothers: 0,
+                status: Status::Unexpanded,
+                h,
+                array: NONE,
+            });
+        }
+        self.budget.visit(&mut self.stats)?;
+        self.stats.nodes_expanded += 1;
+        if self.game.role(&child) == self.polarity.expanding() {
+            return Err(self.unsupported("a node has a child of its own role"));
+        }
+        let brothers = self.moves.len() as u32;
+        let grand = self.game.play(&child, self.moves[0]);
+        Ok(Entry {
+            pos: grand,
+            ply: ply + 1,
+            child: i,
+            grand: 0,
+            brothers,
+            status: Status::Unexpanded,
+            h,
+            array: NONE,
+        })
+    }
+
+    fn alloc(&mut self, entries: Vec<Entry<G::Position>>) -> Result<u32, SearchError> {
+        self.open += entries.len();
+        if self.open > self.max_open {
+            self.budget.finish(&mut self.stats);
+            return Err(SearchError::OpenLimit {
+                limit: self.max_open,
+                stats: self.stats,
+            });
+        }
+        self.stats.open_pushes += entries.len() as u64;
+        self.stats.max_open = self.stats.max_open.max(self.open as u64);
+        Ok(if let Some(i) = self.free.pop() {
+            self.arrays[i as usize] = entries;
+            i
+        } else {
+            self.arrays.push(entries);
+            (self.arrays.len() - 1) as u32
+        })
+    }
+
+    /// Frees an OPEN array and every array below it.
+    fn release(&mut self, a: u32) {
+        let mut stack = vec![a];
+        while let Some(a) = stack.pop() {
+            let arr = std::mem::take(&mut self.arrays[a as usize]);
+            self.open -= arr.len();
+            stack.extend(arr.iter().filter(|e| e.array != NONE).map(|e| e.array));
+            let mut arr = arr;
+            arr.clear();
+            self.arrays[a as usize] = arr;
+            self.free.push(a);
+        }
+    }
+
+    /// Builds the OPEN array of the expanding node `pos`.
+    fn expand(&mut self, pos: &G::Position, ply: u32, h: Value, is_virtual: bool) -> Result<u32, SearchError> {
+        let mut entries = if self.free.is_empty() {
+            Vec::new()
+        } else {
+            // Reuse a recycled buffer's capacity.
+            let i = *self.free.last().expect("non-empty");
+            std::mem::take(&mut self.arrays[i as usize])
+        };
+        entries.clear();
+        if is_virtual {
+            let root = pos.clone();
+            entries.push(self.entry_for(root, 0, 0, h)?);
+        } else {
+            self.stats.nodes_expanded += 1;
+            let moves = std::mem::take(&mut self.moves);
+            for (i, m) in moves.iter().enumerate() {
+                let child = self.game.play(pos, *m);
+                if self.game.role(&child) == self.polarity.expanding() {
+                    self.moves = moves;
+                    return Err(self.unsupported("a node has a child of its own role"));
+                }
+                entries.push(self.entry_for(child, ply + 1, i as u32, h)?);
+            }
+            self.moves = moves;
+        }
+        self.alloc(entries)
+    }
+
+    /// The best entry of an OPEN array: best merit, ties to the left-most.
+    #[inline]
+    fn best(&self, a: u32) -> usize {
+        let arr = &self.arrays[a as usize];
+        let mut g = 0;
+        for (k, e) in arr.iter().enumerate().skip(1) {
+            if self.polarity.before(e.h, arr[g].h) {
+                g = k;
+            }
+        }
+        g
+    }
+
+    /// RecSSS\*(n): refines node `pos` whose entry has merit `h`; returns
+    /// its new merit and updates its status and array.
+    fn rec(
+        &mut self,
+        pos: &G::Position,
+        ply: u32,
+        h: Value,
+        status: &mut Status,
+        array: &mut u32,
+        is_virtual: bool,
+    ) -> Result<Value, SearchError> {
+        if *status == Status::Unexpanded {
+            if !is_virtual {
+                self.budget.visit(&mut self.stats)?;
+                self.gen(pos, ply);
+                if self.moves.is_empty() {
+                    // A leaf: evaluate once, solved for good.
+                    self.stats.leaf_evals += 1;
+                    let v = checked(self.game.evaluate(pos))?;
+                    if O::PATHS {
+                        self.obs.leaf(&self.path, v);
+                    }
+                    *status = Status::Solved;
+                    return Ok(self.polarity.clip(h, v));
+                }
+            }
+            *status = Status::Live;
+            *array = self.expand(pos, ply, h, is_virtual)?;
+        }
+        let a = *array;
+        let mut g = self.best(a);
+        loop {
+            let e = &self.arrays[a as usize][g];
+            if e.h != h || e.status == Status::Solved {
+                break;
+            }
+            let (epos, eply, eh, mut est, mut earr) = (e.pos.clone(), e.ply, e.h, e.status, e.array);
+            let (child, grand) = (e.child, e.grand);
+            if O::PATHS {
+                if !is_virtual {
+                    self.path.push(child);
+                }
+                if grand != NONE {
+                    self.path.push(grand);
+                }
+            }
+            let r = self.rec(&epos, eply, eh, &mut est, &mut earr, false);
+            if O::PATHS {
+                if grand != NONE {
+                    self.path.pop();
+                }
+                if !is_virtual {
+                    self.path.pop();
+                }
+            }
+            let nh = r?;
+            if est == Status::Solved && earr != NONE {
+                self.release(earr);
+                earr = NONE;
+            }
+            if is_virtual && est == Status::Solved && grand != NONE {
+                // The root's children are solved one after the other, each
+                // bounded by the last: a strictly better merit is a new best.
+                if self.root_best.is_none_or(|(_, old)| self.polarity.before(old, nh)) {
+                    self.root_best = Some((grand, nh));
+                }
+            }
+            let e = &mut self.arrays[a as usize][g];
+            e.h = nh;
+            e.status = est;
+            e.array = earr;
+            if est == Status::Solved && e.grand != NONE && e.grand + 1 < e.brothers {
+                // Replace the solved grandson by its next brother, bounded by its value.
+                let next = e.grand + 1;
+                let parent_ply = e.ply - 1;
+                let child_index = e.child;
+                let child_pos = if is_virtual {
+                    pos.clone()
+                } else {
+                    self.gen(pos, ply);
+                    self.game.play(pos, self.moves[child_index as usize])
+                };
+                self.gen(&child_pos, parent_ply);
+                let brother = self.game.play(&child_pos, self.moves[next as usize]);
+                let e = &mut self.arrays[a as usize][g];
+                e.pos = brother;
+                e.grand = next;
+                e.status = Status::Unexpanded;
+            }
+            g = self.best(a);
+        }
+        let e = &self.arrays[a as usize][g];
+        let result = e.h;
+        if e.status == Status::Solved {
+            *status = Status::Solved;
+        }
+        Ok(result)
+    }
+
+    pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
+        let root = self.root.clone();
+        let is_virtual = self.virtual_root;
+        let mut h = self.polarity.start();
+        let mut status = Status::Unexpanded;
+        let mut array = NONE;
+        loop {
+            let before = self.stats.leaf_evals;
+            let bound = h;
+            h = self.rec(&root, 0, bound, &mut status, &mut array, is_virtual)?;
+            self.stats.passes += 1;
+            if O::STEPS {
+                let solved = status == Status::Solved;
+                let (lower, upper) = match (self.polarity, solved) {
+                    (_, true) => (h, h),
+                    (Polarity::Sss, false) => (-INF, h),
+                    (Polarity::Dual, false) => (h, INF),
+                };
+                let pass = Pass {
+                    pass: self.stats.passes,
+                    alpha: bound,
+                    beta: bound,
+                    result: h,
+                    fail: if solved {
+                        Fail::Exact
+                    } else if self.polarity == Polarity::Sss {
+                        Fail::Low
+                    } else {
+                        Fail::High
+                    },
+                    lower,
+                    upper,
+                    leaf_evals: self.stats.leaf_evals - before,
+                    better_count: None,
+                };
+                self.obs.pass(pass);
+            }
+            if status == Status::Solved {
+                break;
+            }
+        }
+        // The best move: the root's entry that solved it, or under a virtual
+        // root the root child that was solved with the root's value.
+        let best_index = if is_virtual {
+            self.root_best.map(|(i, _)| i as usize)
+        } else if array == NONE {
+            None
+        } else {
+            Some(self.arrays[array as usize][self.best(array)].child as usize)
+        };
+        let best_move = best_index.map(|i| super::alphabeta::nth_move(self.game, &root, i));
+        self.budget.finish(&mut self.stats);
+        Ok(Outcome {
+            value: Some(h),
+            best_move,
+            best_index,
+            bound: None,
+            stats: self.stats,
+        })
+    }
+}

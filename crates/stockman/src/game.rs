@@ -1,0 +1,182 @@
+//! The game abstraction every search is generic over.
+
+use crate::value::{Role, Value};
+use std::fmt::Debug;
+
+/// A two-player, zero-sum, perfect-information game tree rooted at one position.
+///
+/// Explicit trees, lazily generated random trees and real games all implement
+/// this one trait; the searches know nothing else about them. The trait is
+/// *copy-make*: [`Game::play`] returns the child position and leaves the parent
+/// untouched, so "undo" is simply dropping the child. Positions here are small
+/// (an index, a 24-byte random-tree node, two bitboards), and best-first
+/// searches must keep thousands of positions alive in their OPEN list anyway.
+///
+/// Moves are generated in *search order*: the `i`-th move of
+/// [`Game::moves`] leads to the `i`-th child, and "left-most" in SSS\*'s
+/// tie-breaking means "smallest index in this order". Generation must be
+/// deterministic: the same position always yields the same list.
+///
+/// # Example
+/// A game of "take 1 or 2 from a pile; whoever takes the last wins":
+/// ```
+/// use stockman::{Game, Role, Value};
+///
+/// struct Nim(u8);
+///
+/// impl Game for Nim {
+///     type Position = (u8, bool); // (pile, MAX to move)
+///     type Move = u8;
+///     fn root(&self) -> (u8, bool) { (self.0, true) }
+///     fn role(&self, p: &(u8, bool)) -> Role { if p.1 { Role::Max } else { Role::Min } }
+///     fn moves(&self, p: &(u8, bool), out: &mut Vec<u8>) {
+///         out.extend((1..=2).filter(|&t| t <= p.0));
+///     }
+///     fn play(&self, p: &(u8, bool), m: u8) -> (u8, bool) { (p.0 - m, !p.1) }
+///     fn evaluate(&self, p: &(u8, bool)) -> Value {
+///         // The player to move at an empty pile has lost.
+///         if p.1 { -1 } else { 1 }
+///     }
+/// }
+///
+/// let out = stockman::Algorithm::Sss.search(&Nim(4), &stockman::SearchOptions::default()).unwrap();
+/// assert_eq!(out.value, Some(1)); // 4 is not a multiple of 3: the first player wins
+/// ```
+pub trait Game {
+    /// A node of the tree: everything needed to generate its moves and evaluate it.
+    type Position: Clone + Debug;
+    /// A move; `moves` lists them in search order.
+    type Move: Copy + PartialEq + Debug;
+
+    /// The root position of the search.
+    fn root(&self) -> Self::Position;
+
+    /// Whether MAX or MIN moves at `pos`.
+    fn role(&self, pos: &Self::Position) -> Role;
+
+    /// Appends the moves of `pos` to `out` (which the caller clears), in search
+    /// order. No move means `pos` is terminal.
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+
+    /// The position reached by playing `mv` at `pos` (copy-make).
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// The static value of `pos` from MAX's point of view: exact at a terminal
+    /// position, a heuristic estimate at the search horizon. Must lie in
+    /// [`VALUE_MIN`](crate::VALUE_MIN)`..=`[`VALUE_MAX`](crate::VALUE_MAX).
+    fn evaluate(&self, pos: &Self::Position) -> Value;
+
+    /// A hash of `pos` for transposition tables, or `None` if the game has none.
+    ///
+    /// Equal positions must hash equally; distinct positions should differ.
+    /// Searches that need a table (the MT family) report an error when it is
+    /// missing instead of guessing.
+    fn hash(&self, _pos: &Self::Position) -> Option<u64> {
+        None
+    }
+
+    /// Bounds the game can prove on the value of `pos` without searching
+    /// it, as `(lower, upper)`; by default nothing is known. Depth-first
+    /// searches cut a node off when its bounds lie outside their window
+    /// (Connect Four knows that nobody can win faster than the stones left
+    /// allow); trees never narrow them, so the searches stay textbook there.
+    fn bounds(&self, _pos: &Self::Position) -> (Value, Value) {
+        (-crate::INF, crate::INF)
+    }
+
+    /// A short name for messages and reports; searches never depend on it.
+    fn name(&self) -> &str {
+        "game"
+    }
+}
+
+/// Lets a reference to a game be searched as the game itself.
+impl<G: Game + ?Sized> Game for &G {
+    type Position = G::Position;
+    type Move = G::Move;
+    #[inline]
+    fn root(&self) -> Self::Position {
+        (**self).root()
+    }
+    #[inline]
+    fn role(&self, pos: &Self::Position) -> Role {
+        (**self).role(pos)
+    }
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        (**self).moves(pos, out)
+    }
+    #[inline]
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        (**self).play(pos, mv)
+    }
+    #[inline]
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        (**self).evaluate(pos)
+    }
+    #[inline]
+    fn hash(&self, pos: &Self::Position) -> Option<u64> {
+        (**self).hash(pos)
+    }
+    #[inline]
+    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
+        (**self).bounds(pos)
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+}
+
+/// Wraps a game so that every evaluation spends about `nanos` nanoseconds,
+/// modelling the costly evaluation functions of real programs.
+///
+/// The delay is a busy wait on a monotonic clock, so it costs CPU like a real
+/// evaluation function would instead of yielding the core.
+#[derive(Clone, Debug)]
+pub struct CostlyEval<G> {
+    /// The wrapped game.
+    pub game: G,
+    /// Nanoseconds each evaluation spends.
+    pub nanos: u64,
+}
+
+impl<G: Game> Game for CostlyEval<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    #[inline]
+    fn root(&self) -> Self::Position {
+        self.game.root()
+    }
+    #[inline]
+    fn role(&self, pos: &Self::Position) -> Role {
+        self.game.role(pos)
+    }
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.game.moves(pos, out)
+    }
+    #[inline]
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        self.game.play(pos, mv)
+    }
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        let start = std::time::Instant::now();
+        let v = self.game.evaluate(pos);
+        let budget = std::time::Duration::from_nanos(self.nanos);
+        while start.elapsed() < budget {
+            std::hint::spin_loop();
+        }
+        v
+    }
+    #[inline]
+    fn hash(&self, pos: &Self::Position) -> Option<u64> {
+        self.game.hash(pos)
+    }
+    #[inline]
+    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
+        self.game.bounds(pos)
+    }
+    fn name(&self) -> &str {
+        self.game.name()
+    }
+}

@@ -1,0 +1,44 @@
+//! # stockman
+//!
+//! Fixed-depth minimax game-tree search built around **SSS\*** (Stockman,
+//! 1979) and its family, beside the baselines it is measured against.
+//!
+//! - One small abstraction, [`Game`], that explicit trees, lazily generated
+//!   random trees and real games implement; it knows no algorithm.
+//! - One module per algorithm in [`algorithms`], each generic over [`Game`];
+//!   [`Algorithm`] names them all.
+//! - Shared services: transposition [`table`]s, [`Stats`], and [`observe`]rs
+//!   for leaf orders and step-by-step traces.
+//!
+//! ```
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! for algo in Algorithm::ALL {
+//!     let out = algo.search(&tree, &SearchOptions::default()).unwrap();
+//!     if out.value.is_some() {
+//!         assert_eq!(out.value, Some(3), "{algo}");
+//!     }
+//! }
+//! ```
+#![warn(missing_docs)]
+
+pub mod algorithms;
+pub mod game;
+pub mod games;
+pub mod observe;
+pub mod search;
+pub mod stats;
+pub mod table;
+pub mod trees;
+pub mod value;
+
+pub use algorithms::{Algorithm, UnknownAlgorithm};
+pub use game::{CostlyEval, Game};
+pub use games::{ConnectFour, GameError, GameErrorKind, TicTacToe};
+pub use observe::{dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer};
+pub use search::{Outcome, SearchError, SearchOptions, TableSize, DEFAULT_MAX_OPEN};
+pub use stats::Stats;
+pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table};
+pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
+pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
+pub use value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};

@@ -1,0 +1,234 @@
+//! What every search shares: options, limits, outcome, errors.
+
+use crate::stats::Stats;
+use crate::value::Value;
+use std::time::{Duration, Instant};
+
+/// The default cap on OPEN-list entries of the best-first searches.
+///
+/// An OPEN entry with its share of the node arena takes well under 100 bytes
+/// for the bundled trees and games, so 50 million entries stay below 5 GiB:
+/// a search that would need more stops with [`SearchError::OpenLimit`]
+/// instead of being killed by the operating system on a 24 GiB machine.
+pub const DEFAULT_MAX_OPEN: usize = 50_000_000;
+
+/// Options common to every search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// The horizon in plies: nodes this deep are evaluated as leaves even if
+    /// the game goes on. `None` searches down to terminal positions.
+    pub depth: Option<u32>,
+    /// Stop with [`SearchError::NodeLimit`] after this many positions visited.
+    pub max_nodes: Option<u64>,
+    /// Stop with [`SearchError::TimeLimit`] after this much wall-clock time.
+    pub time_limit: Option<Duration>,
+    /// Stop with [`SearchError::OpenLimit`] when OPEN would hold more entries.
+    pub max_open: usize,
+    /// The transposition table of the searches that use one.
+    pub table: TableSize,
+    /// MTD(f)'s first guess (default 0).
+    pub first_guess: Value,
+    /// Whether searches with a table try the table's best move first.
+    /// Off by default: it changes the left-to-right order of children, and
+    /// the SSS\* = MT-SSS\* theorem holds for a fixed order.
+    pub table_move_first: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            depth: None,
+            max_nodes: None,
+            time_limit: None,
+            max_open: DEFAULT_MAX_OPEN,
+            table: TableSize::Unbounded,
+            first_guess: 0,
+            table_move_first: false,
+        }
+    }
+}
+
+/// How much memory a transposition table may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSize {
+    /// A hash map that keeps every entry: never loses information, grows
+    /// with the search. The right choice for the theorems on trees.
+    Unbounded,
+    /// A fixed array of about this many mebibytes, with replacement.
+    Megabytes(usize),
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome<M> {
+    /// The minimax value of the root, `None` for Best Node Search (which
+    /// proves a best move and a bound instead).
+    pub value: Option<Value>,
+    /// The best move at the root, `None` when the root is a leaf.
+    pub best_move: Option<M>,
+    /// Its index in the root's move list (0-based, search order).
+    pub best_index: Option<usize>,
+    /// Best Node Search's final `(alpha, beta)`: the root's value `v`
+    /// satisfies `alpha < v < beta`, or `alpha <= v` when `beta - alpha < 2`
+    /// is not what stopped it. See [`crate::algorithms::bns`].
+    pub bound: Option<(Value, Value)>,
+    /// What the search measured.
+    pub stats: Stats,
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// More positions than `max_nodes` would have been visited.
+    NodeLimit {
+        /// The limit.
+        limit: u64,
+        /// What the search had done when it stopped.
+        stats: Stats,
+    },
+    /// The search ran past `time_limit`.
+    TimeLimit {
+        /// The limit.
+        limit: Duration,
+        /// What the search had done when it stopped.
+        stats: Stats,
+    },
+    /// The OPEN list would have grown past `max_open` entries.
+    OpenLimit {
+        /// The limit.
+        limit: usize,
+        /// What the search had done when it stopped.
+        stats: Stats,
+    },
+    /// The algorithm needs a transposition table and the game has no hash.
+    NoHash {
+        /// The algorithm's name.
+        algorithm: &'static str,
+    },
+    /// The algorithm cannot search this tree (the reason says why).
+    Unsupported {
+        /// Why not.
+        reason: String,
+    },
+    /// The game returned a value outside `VALUE_MIN..=VALUE_MAX`.
+    ValueOutOfRange {
+        /// The value.
+        value: Value,
+    },
+}
+
+impl SearchError {
+    /// What the search had done when it stopped, if it started.
+    pub fn stats(&self) -> Option<&Stats> {
+        match self {
+            SearchError::NodeLimit { stats, .. }
+            | SearchError::TimeLimit { stats, .. }
+            | SearchError::OpenLimit { stats, .. } => Some(stats),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::NodeLimit { limit, stats } => write!(
+                f,
+                "node limit reached: stopped after visiting {} positions (--max-nodes {limit})",
+                stats.nodes
+            ),
+            SearchError::TimeLimit { limit, stats } => write!(
+                f,
+                "time limit reached: stopped after {:.3} s and {} positions (--time-limit {:.3}s)",
+                stats.time_us as f64 / 1e6,
+                stats.nodes,
+                limit.as_secs_f64()
+            ),
+            SearchError::OpenLimit { limit, stats } => write!(
+                f,
+                "OPEN list limit reached: the OPEN list would exceed {limit} entries \
+                 after {} positions (raise --max-open, or use an MT driver, which needs no OPEN list)",
+                stats.nodes
+            ),
+            SearchError::NoHash { algorithm } => write!(
+                f,
+                "{algorithm} needs a transposition table, and this game provides no position hash"
+            ),
+            SearchError::Unsupported { reason } => f.write_str(reason),
+            SearchError::ValueOutOfRange { value } => write!(
+                f,
+                "the game evaluated a position to {value}, outside the value range {}..={}",
+                crate::VALUE_MIN,
+                crate::VALUE_MAX
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// Enforces the node and time limits; shared by every search.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    start: Instant,
+    max_nodes: u64,
+    time_limit: Option<Duration>,
+    next_clock_check: u64,
+}
+
+/// How many positions pass between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+
+impl Budget {
+    pub(crate) fn new(opts: &SearchOptions) -> Budget {
+        Budget {
+            start: Instant::now(),
+            max_nodes: opts.max_nodes.unwrap_or(u64::MAX),
+            time_limit: opts.time_limit,
+            next_clock_check: CLOCK_INTERVAL,
+        }
+    }
+
+    /// Counts a visited position; fails once a limit is passed.
+    #[inline]
+    pub(crate) fn visit(&mut self, stats: &mut Stats) -> Result<(), SearchError> {
+        stats.nodes += 1;
+        if stats.nodes > self.max_nodes {
+            stats.nodes -= 1;
+            stats.time_us = self.elapsed_us();
+            return Err(SearchError::NodeLimit {
+                limit: self.max_nodes,
+                stats: *stats,
+            });
+        }
+        if stats.nodes >= self.next_clock_check {
+            self.next_clock_check = stats.nodes + CLOCK_INTERVAL;
+            if let Some(limit) = self.time_limit {
+                if self.start.elapsed() > limit {
+                    stats.time_us = self.elapsed_us();
+                    return Err(SearchError::TimeLimit { limit, stats: *stats });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn elapsed_us(&self) -> u64 {
+        self.start.elapsed().as_micros() as u64
+    }
+
+    /// Stamps the elapsed time on `stats`.
+    pub(crate) fn finish(&self, stats: &mut Stats) {
+        stats.time_us = self.elapsed_us();
+    }
+}
+
+/// Checks a value from [`Game::evaluate`](crate::Game::evaluate).
+#[inline]
+pub(crate) fn checked(value: Value) -> Result<Value, SearchError> {
+    if (crate::VALUE_MIN..=crate::VALUE_MAX).contains(&value) {
+        Ok(value)
+    } else {
+        Err(SearchError::ValueOutOfRange { value })
+    }
+}

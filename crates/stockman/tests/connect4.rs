@@ -1,0 +1,377 @@
+//! Connect Four against Pascal Pons' test sets (tests/data/connect4, see the
+//! README there), against a rules-only reference implementation, and the
+//! depth-limited searches against minimax on random positions.
+//!
+//! The two easy sets run by default; the harder ones are `#[ignore]`d:
+//! `cargo test -p stockman --test connect4 -- --ignored --nocapture`.
+
+use proptest::prelude::*;
+use stockman::algorithms::{alphabeta, minimax, negascout};
+use stockman::games::ConnectFour;
+use stockman::{Algorithm, Game, Role, SearchOptions, Stats, TableSize, Value};
+
+/// The table of the easy sets. Their searches store at most a few thousand
+/// entries, and each search allocates and fills its own table, which takes
+/// about 75 ms at 64 MiB (longer than the search): 4 MiB (87,000 entries)
+/// gives the same answers with practically the same node counts.
+const EASY_TABLE: TableSize = TableSize::Megabytes(4);
+/// The table of the hard sets.
+const HARD_TABLE: TableSize = TableSize::Megabytes(64);
+
+/// Parses a test set: one `<moves> <score>` per line.
+fn load(text: &str) -> Vec<(&str, Value)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("`<moves> <score>`");
+            (moves, score.trim().parse().expect("an integer score"))
+        })
+        .collect()
+}
+
+/// Solves every position of a set with `algo`, checks every score, and
+/// prints the mean number of positions visited.
+fn check_set(name: &str, text: &str, algo: Algorithm, table: TableSize, limit: Option<usize>) {
+    let set = load(text);
+    let set = &set[..limit.unwrap_or(set.len()).min(set.len())];
+    let opts = SearchOptions {
+        table,
+        table_move_first: true,
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let mut total = Stats::default();
+    for (i, &(moves, score)) in set.iter().enumerate() {
+        let game = ConnectFour::from_moves(moves).unwrap();
+        let out = algo.search(&game, &opts).unwrap();
+        assert_eq!(out.value, Some(score), "{name} line {}: {moves}", i + 1);
+        total += out.stats;
+    }
+    let n = set.len() as f64;
+    eprintln!(
+        "{name} with {algo} + {table:?} table: {} positions, mean {:.0} visited, {:.0} expanded, \
+         {:.2} passes; {:.2} s",
+        set.len(),
+        total.nodes as f64 / n,
+        total.nodes_expanded as f64 / n,
+        total.passes as f64 / n,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+const L3_R1: &str = include_str!("data/connect4/Test_L3_R1");
+const L2_R1: &str = include_str!("data/connect4/Test_L2_R1");
+const L2_R2: &str = include_str!("data/connect4/Test_L2_R2");
+const L1_R1: &str = include_str!("data/connect4/Test_L1_R1");
+const L1_R2: &str = include_str!("data/connect4/Test_L1_R2");
+
+#[test]
+fn test_l3_r1_alphabeta() {
+    check_set("Test_L3_R1", L3_R1, Algorithm::AlphaBeta, EASY_TABLE, None);
+}
+
+#[test]
+fn test_l3_r1_mtdf() {
+    check_set("Test_L3_R1", L3_R1, Algorithm::Mtdf, EASY_TABLE, None);
+}
+
+#[test]
+fn test_l3_r1_mtd_bi() {
+    check_set("Test_L3_R1", L3_R1, Algorithm::MtdBi, EASY_TABLE, None);
+}
+
+#[test]
+fn test_l2_r1_mtd_bi() {
+    check_set("Test_L2_R1", L2_R1, Algorithm::MtdBi, EASY_TABLE, None);
+}
+
+/// A position the side to move wins at once is decided, yet every
+/// algorithm still names a winning column, and a lost one names some column.
+#[test]
+fn decided_roots_still_name_a_best_move() {
+    // First player has 1,1,1 in column 1... (columns 1 and 2 alternate): it wins in column 1.
+    let game = ConnectFour::from_moves("121212").unwrap();
+    let opts = SearchOptions {
+        table: EASY_TABLE,
+        table_move_first: true,
+        ..Default::default()
+    };
+    for &algo in Algorithm::ALL {
+        let out = algo.search(&game, &opts).unwrap();
+        assert_eq!(out.best_move, Some(0), "{algo}");
+        if algo.finds_value() {
+            assert_eq!(out.value, Some(22 - 4), "{algo}");
+        }
+    }
+    // Second player to move after 1213 1213...: first player threatens twice? Use a forced loss:
+    // X: 2,3,4 on the bottom row with both ends open; O to move cannot stop 1 and 5.
+    let lost = ConnectFour::from_moves("2737").unwrap(); // X 2,3; O 7,7
+    let out = Algorithm::MtdBi.search(&lost, &opts).unwrap();
+    assert!(out.best_move.is_some());
+}
+
+#[test]
+fn test_l2_r1_alphabeta() {
+    check_set("Test_L2_R1", L2_R1, Algorithm::AlphaBeta, EASY_TABLE, None);
+}
+
+#[test]
+fn test_l2_r1_mtdf() {
+    check_set("Test_L2_R1", L2_R1, Algorithm::Mtdf, EASY_TABLE, None);
+}
+
+/// The other depth-first searches with a table, for comparison.
+#[test]
+#[ignore = "for the record: the easy sets with every depth-first search that takes a table"]
+fn easy_sets_other_searches() {
+    for algo in [Algorithm::NegaScout, Algorithm::MtSss, Algorithm::MtDual] {
+        check_set("Test_L3_R1", L3_R1, algo, EASY_TABLE, None);
+        check_set("Test_L2_R1", L2_R1, algo, EASY_TABLE, None);
+    }
+}
+
+#[test]
+#[ignore = "slow: about 40,000 positions per position, and 64 MiB tables"]
+fn test_l2_r2() {
+    for algo in [Algorithm::Mtdf, Algorithm::AlphaBeta, Algorithm::NegaScout] {
+        check_set("Test_L2_R2", L2_R2, algo, HARD_TABLE, None);
+    }
+}
+
+#[test]
+#[ignore = "slow: MTD(f) from 0 and alpha-beta need about 60,000 positions per position"]
+fn test_l1_r1() {
+    for algo in [
+        Algorithm::Mtdf,
+        Algorithm::MtSss,
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+    ] {
+        check_set("Test_L1_R1", L1_R1, algo, HARD_TABLE, None);
+    }
+}
+
+#[test]
+#[ignore = "very slow: millions of positions per position"]
+fn test_l1_r2_first_20() {
+    check_set("Test_L1_R2", L1_R2, Algorithm::Mtdf, HARD_TABLE, Some(20));
+}
+
+#[test]
+fn sets_parse_and_scores_are_in_range() {
+    for text in [
+        L3_R1,
+        L2_R1,
+        L2_R2,
+        L1_R1,
+        L1_R2,
+        include_str!("data/connect4/Test_L1_R3"),
+    ] {
+        let set = load(text);
+        assert_eq!(set.len(), 1000);
+        for (moves, score) in set {
+            let game = ConnectFour::from_moves(moves).unwrap();
+            let (lo, hi) = game.bounds(&game.root());
+            assert!(lo <= score && score <= hi, "{moves}: {score} outside {lo}..={hi}");
+        }
+    }
+}
+
+/// Connect Four by the rules only: every legal move, terminal only when a
+/// four is connected or the board is full, scored like [`ConnectFour`]'s
+/// exact mode. The reference for the game knowledge the real one carries.
+struct Naive {
+    root: NaiveBoard,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct NaiveBoard {
+    /// `cells[col][row]`: 0 empty, 1 first player, 2 second player.
+    cells: [[u8; 6]; 7],
+    heights: [u8; 7],
+    moves: u8,
+    /// The last move connected four.
+    won: bool,
+}
+
+impl NaiveBoard {
+    fn play(&self, col: usize) -> NaiveBoard {
+        let mut b = *self;
+        let row = b.heights[col] as usize;
+        let stone = 1 + b.moves % 2;
+        b.cells[col][row] = stone;
+        b.heights[col] += 1;
+        b.moves += 1;
+        let at =
+            |c: i32, r: i32| (0..7).contains(&c) && (0..6).contains(&r) && b.cells[c as usize][r as usize] == stone;
+        b.won = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let run = |s: i32| {
+                (1..4)
+                    .take_while(|k| at(col as i32 + s * k * dc, row as i32 + s * k * dr))
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 4
+        });
+        b
+    }
+}
+
+impl Naive {
+    fn from_moves(moves: &str) -> Naive {
+        let mut b = NaiveBoard {
+            cells: [[0; 6]; 7],
+            heights: [0; 7],
+            moves: 0,
+            won: false,
+        };
+        for ch in moves.chars() {
+            b = b.play(ch.to_digit(10).unwrap() as usize - 1);
+        }
+        Naive { root: b }
+    }
+}
+
+impl Game for Naive {
+    type Position = NaiveBoard;
+    type Move = u8;
+    fn root(&self) -> NaiveBoard {
+        self.root
+    }
+    fn role(&self, pos: &NaiveBoard) -> Role {
+        if (pos.moves - self.root.moves) % 2 == 0 {
+            Role::Max
+        } else {
+            Role::Min
+        }
+    }
+    fn moves(&self, pos: &NaiveBoard, out: &mut Vec<u8>) {
+        if !pos.won {
+            out.extend(
+                [3, 2, 4, 1, 5, 0, 6]
+                    .into_iter()
+                    .filter(|&c| pos.heights[c as usize] < 6),
+            );
+        }
+    }
+    fn play(&self, pos: &NaiveBoard, mv: u8) -> NaiveBoard {
+        pos.play(mv as usize)
+    }
+    fn evaluate(&self, pos: &NaiveBoard) -> Value {
+        // The player who just moved won with (moves + 1) / 2 stones.
+        let score = if pos.won {
+            -(22 - (i32::from(pos.moves) + 1) / 2)
+        } else {
+            0
+        };
+        if self.role(pos) == Role::Max {
+            score
+        } else {
+            -score
+        }
+    }
+    fn hash(&self, pos: &NaiveBoard) -> Option<u64> {
+        let mut key = 0u64;
+        for col in 0..7 {
+            let h = pos.heights[col];
+            let first: u64 = (0..h)
+                .filter(|&r| pos.cells[col][r as usize] == 1)
+                .map(|r| 1 << r)
+                .sum();
+            key |= ((1u64 << h) | first) << (7 * col);
+        }
+        Some(key)
+    }
+}
+
+/// A random legal move string of at most `len` moves (it stops when the game ends).
+fn random_moves(seed: u64, len: usize) -> String {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut moves = String::new();
+    let mut game = ConnectFour::new();
+    while moves.len() < len && !game.board().is_over() {
+        let open: Vec<u8> = (0..7).filter(|&c| game.board().can_play(c)).collect();
+        let col = open[(next() % open.len() as u64) as usize];
+        moves.push(char::from(b'1' + col));
+        game = ConnectFour::from_moves(&moves).unwrap();
+    }
+    moves
+}
+
+#[test]
+fn game_knowledge_preserves_the_value() {
+    // Late positions, so that the rules-only game can be solved quickly.
+    let opts = SearchOptions {
+        table: TableSize::Megabytes(16),
+        table_move_first: true,
+        ..Default::default()
+    };
+    let mut checked = 0;
+    for seed in 0..300 {
+        let moves = random_moves(seed, 26 + (seed % 16) as usize);
+        let smart = ConnectFour::from_moves(&moves).unwrap();
+        let naive = Naive::from_moves(&moves);
+        let v = alphabeta::search(&smart, &opts).unwrap().value;
+        let w = alphabeta::search(&naive, &opts).unwrap().value;
+        assert_eq!(v, w, "{moves}");
+        let (lo, hi) = smart.bounds(&smart.root());
+        assert!(lo <= v.unwrap() && v.unwrap() <= hi, "{moves}");
+        checked += 1;
+    }
+    assert_eq!(checked, 300);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Fixed-depth searches in heuristic mode agree with minimax.
+    #[test]
+    fn depth_limited_searches_agree_with_minimax(
+        seed in any::<u64>(),
+        len in 0usize..=40,
+        depth in 1u32..=4,
+    ) {
+        let moves = random_moves(seed, len);
+        let game = ConnectFour::from_moves(&moves).unwrap().with_heuristic();
+        let opts = SearchOptions { depth: Some(depth), ..Default::default() };
+        let want = minimax::search(&game, &opts).unwrap().value.unwrap();
+        prop_assert!(want.abs() <= 100 * 18);
+        let (lo, hi) = game.bounds(&game.root());
+        prop_assert!(lo <= want && want <= hi, "{} outside {}..={}", want, lo, hi);
+        let table = TableSize::Megabytes(1);
+        let tt = SearchOptions { table, table_move_first: true, ..opts.clone() };
+        let runs = [
+            ("alphabeta", alphabeta::search(&game, &opts)),
+            ("negascout", negascout::search(&game, &opts)),
+            ("alphabeta+tt", alphabeta::search(&game, &tt)),
+            ("negascout+tt", negascout::search(&game, &tt)),
+        ];
+        for (name, out) in runs {
+            prop_assert_eq!(out.unwrap().value, Some(want), "{} on {:?}", name, moves);
+        }
+        // Every algorithm of the crate, and iterative deepening of every depth-first one.
+        for &algo in Algorithm::ALL {
+            let out = algo.search(&game, &tt).unwrap();
+            match out.bound {
+                Some((a, b)) => prop_assert!(a <= want && want < b, "{} on {:?}: bound {}..{}", algo, moves, a, b),
+                None => prop_assert_eq!(out.value, Some(want), "{} on {:?}", algo, moves),
+            }
+            if !algo.is_best_first() {
+                let out = stockman::algorithms::iterative::search(&game, algo, &tt).unwrap();
+                if algo.finds_value() {
+                    prop_assert_eq!(out.value, Some(want), "{}+id on {:?}", algo, moves);
+                }
+            }
+        }
+    }
+}

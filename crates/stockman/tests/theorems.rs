@@ -1,0 +1,188 @@
+//! The theorems of the SSS* family, checked on thousands of random trees:
+//! variable branching, leaves at mixed depths, many ties, extreme values,
+//! MAX and MIN roots.
+
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use stockman::{
+    Algorithm, Event, ExplicitTree, Game, Gamma, LeafRecorder, Nested, RandomSpec, RandomTree, Role, SearchOptions,
+    Tracer, Value, VALUE_MAX, VALUE_MIN,
+};
+
+fn value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => 0..4,                    // many ties
+        4 => -1000..1000,
+        1 => Just(VALUE_MIN),
+        1 => Just(VALUE_MAX),
+        1 => prop_oneof![Just(VALUE_MIN + 1), Just(VALUE_MAX - 1)],
+    ]
+}
+
+/// Ragged trees: any branching from 1 to 5, leaves at any depth up to 7.
+fn nested() -> impl Strategy<Value = Nested> {
+    value().prop_map(Nested::Leaf).prop_recursive(7, 400, 5, |inner| {
+        prop::collection::vec(inner, 1..=5).prop_map(Nested::Node)
+    })
+}
+
+fn tree() -> impl Strategy<Value = ExplicitTree> {
+    (nested(), prop_oneof![3 => Just(Role::Max), 1 => Just(Role::Min)])
+        .prop_map(|(n, r)| ExplicitTree::from_nested(&n, r))
+}
+
+/// Minimax value of every node, computed independently of the crate's searches.
+fn values(t: &ExplicitTree) -> Vec<Value> {
+    let mut v = vec![0; t.len()];
+    for n in (0..t.len() as u32).rev() {
+        let kids = t.children(n);
+        v[n as usize] = if kids.is_empty() {
+            t.leaf_value(n)
+        } else {
+            let it = kids.iter().map(|&c| v[c as usize]);
+            match t.role(&n) {
+                Role::Max => it.max().unwrap(),
+                Role::Min => it.min().unwrap(),
+            }
+        };
+    }
+    v
+}
+
+fn run(a: Algorithm, t: &ExplicitTree) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
+    let mut rec = LeafRecorder::default();
+    let out = a.search_observed(t, &SearchOptions::default(), &mut rec).unwrap();
+    (out, rec.paths())
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 3000,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Theorem 1 and 6: every algorithm finds the minimax value (BNS: a move
+    /// that holds it), every best move holds it, and the leaf counts in the
+    /// stats equal the recorded leaf lists.
+    #[test]
+    fn every_algorithm_finds_the_minimax_value(t in tree()) {
+        let v = values(&t);
+        let root = v[0];
+        for &a in Algorithm::ALL {
+            let (out, leaves) = run(a, &t);
+            prop_assert_eq!(out.stats.leaf_evals as usize, leaves.len(), "{}: leaf count", a);
+            if a.finds_value() {
+                prop_assert_eq!(out.value, Some(root), "{}", a);
+            } else {
+                let (lo, hi) = out.bound.unwrap();
+                prop_assert!(lo <= root && root < hi, "{}: bound {}..{} misses {}", a, lo, hi, root);
+            }
+            match out.best_index {
+                Some(i) => {
+                    let child = t.children(0)[i];
+                    prop_assert_eq!(v[child as usize], root, "{}: best move {} does not hold the value", a, i);
+                }
+                None => prop_assert!(t.children(0).is_empty(), "{}: no best move", a),
+            }
+        }
+    }
+
+    /// Theorem 2: the SSS* family never evaluates a leaf that full-window,
+    /// left-to-right alpha-beta skips.
+    #[test]
+    fn sss_family_never_evaluates_a_leaf_alphabeta_skips(t in tree()) {
+        let (_, ab) = run(Algorithm::AlphaBeta, &t);
+        let ab: BTreeSet<Vec<u32>> = ab.into_iter().collect();
+        for a in [Algorithm::Sss, Algorithm::Dual, Algorithm::RecSss, Algorithm::RecDual, Algorithm::MtSss, Algorithm::MtDual] {
+            let (_, l) = run(a, &t);
+            for leaf in &l {
+                prop_assert!(ab.contains(leaf), "{} evaluated {:?}, which alpha-beta skips", a, leaf);
+            }
+            // And none of them evaluates a leaf twice.
+            let set: BTreeSet<_> = l.iter().collect();
+            prop_assert_eq!(set.len(), l.len(), "{} evaluated a leaf twice", a);
+        }
+    }
+
+    /// Theorem 3: MT-SSS* evaluates the same leaves in the same order as
+    /// SSS*; MT-Dual* as Dual*.
+    #[test]
+    fn mt_drivers_equal_their_best_first_originals(t in tree()) {
+        prop_assert_eq!(run(Algorithm::MtSss, &t).1, run(Algorithm::Sss, &t).1, "MT-SSS* vs SSS*");
+        prop_assert_eq!(run(Algorithm::MtDual, &t).1, run(Algorithm::Dual, &t).1, "MT-Dual* vs Dual*");
+    }
+
+    /// Theorem 4: RecSSS* evaluates the same set of leaves as SSS*; RecDual* as Dual*.
+    #[test]
+    fn recursive_versions_evaluate_the_same_leaves(t in tree()) {
+        let set = |a| run(a, &t).1.into_iter().collect::<BTreeSet<_>>();
+        prop_assert_eq!(set(Algorithm::RecSss), set(Algorithm::Sss), "RecSSS* vs SSS*");
+        prop_assert_eq!(set(Algorithm::RecDual), set(Algorithm::Dual), "RecDual* vs Dual*");
+    }
+
+    /// Theorem 5: MTD(f) given the exact value as first guess finishes in two passes.
+    #[test]
+    fn mtdf_with_the_value_as_guess_takes_two_passes(t in tree()) {
+        prop_assume!(!t.children(0).is_empty());
+        let v = values(&t)[0];
+        let opts = SearchOptions { first_guess: v, ..Default::default() };
+        let out = Algorithm::Mtdf.search(&t, &opts).unwrap();
+        prop_assert_eq!(out.value, Some(v));
+        prop_assert_eq!(out.stats.passes, 2);
+    }
+
+    /// When a node is SOLVED under a parent of the expanding role, *every*
+    /// descendant of that parent leaves OPEN; and OPEN never holds a node
+    /// together with one of its ancestors.
+    #[test]
+    fn purges_remove_every_descendant(t in tree()) {
+        for a in [Algorithm::Sss, Algorithm::Dual] {
+            let mut tr = Tracer::default();
+            a.search_observed(&t, &SearchOptions::default(), &mut tr).unwrap();
+            for e in &tr.events {
+                let Event::Step(s) = e else { continue };
+                for x in &s.open {
+                    for y in &s.open {
+                        prop_assert!(x == y || !y.node.starts_with(&x.node), "{}: step {} has {} and its descendant {}", a, s.step, x, y);
+                    }
+                }
+                if s.case == Gamma::SolveParentPurge {
+                    let parent = &s.popped.node[..s.popped.node.len() - 1];
+                    for x in &s.open {
+                        prop_assert!(x.node.len() <= parent.len() || !x.node.starts_with(parent),
+                            "{}: step {} left {} below the solved parent", a, s.step, x);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Random trees of the research models: every algorithm agrees with minimax.
+    #[test]
+    fn random_model_trees_agree_with_minimax(
+        width in 1u32..5, depth in 0u32..6, seed in any::<u64>(), inc in any::<bool>(),
+        variable in any::<bool>(), order in prop::option::of(0.0f64..=1.0),
+    ) {
+        let mut spec = RandomSpec::new(width, depth, seed);
+        spec.variable = variable;
+        spec.order = order;
+        if inc {
+            spec.model = stockman::ValueModel::Incremental;
+            spec.range = (-5, 5);
+        } else {
+            spec.range = (0, 9);
+        }
+        let t = RandomTree::new(spec);
+        let want = Algorithm::Minimax.search(&t, &SearchOptions::default()).unwrap().value;
+        for &a in Algorithm::ALL {
+            let out = a.search(&t, &SearchOptions::default()).unwrap();
+            if a.finds_value() {
+                prop_assert_eq!(out.value, want, "{}", a);
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Browser test of `stockman trace --html`.
+#
+# For a few small trees and algorithms it builds the page, opens it in headless
+# Chromium at #step=end and checks the element with id `result` against
+# `stockman solve --format json`; then it opens the page at #selftest, where
+# the page clicks through every state with its controls (next, previous,
+# first, last, play/pause, the slider, the arrow keys, #step=N) and writes
+# PASS or FAIL with the reasons, and any script error, into #selftest.
+# Finally it checks that a tree of more than 500 nodes is refused.
+#
+# Usage: tests/browser/run.sh            (builds the CLI with cargo)
+#        STOCKMAN=path/to/stockman CHROMIUM=path/to/chromium tests/browser/run.sh
+# Needs Chromium (Debian: apt-get install -y chromium) and Node.js (to read JSON).
+# Exits non-zero if any check fails.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
+if [ -z "$CHROMIUM" ]; then
+  echo "error: Chromium not found (apt-get install -y chromium, or set CHROMIUM)" >&2
+  exit 1
+fi
+command -v node >/dev/null || { echo "error: node not found" >&2; exit 1; }
+if [ -z "${STOCKMAN:-}" ]; then
+  cargo build --quiet -p stockman-cli
+  STOCKMAN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/stockman"
+fi
+[ -x "$STOCKMAN" ] || { echo "error: $STOCKMAN is not an executable" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0
+failed=0
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+ok() { echo "ok   $*"; passed=$((passed + 1)); }
+
+# browser URL BUDGET_MS: prints the DOM once the page's scripts ran for BUDGET_MS of virtual time.
+browser() {
+  local profile
+  profile=$(mktemp -d -p "$WORK")
+  timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+    --enable-logging=stderr --v=0 --virtual-time-budget="$2" --dump-dom "$1" 2>"$WORK/chromium.log"
+}
+
+# The text of the element with the given id in a dumped DOM (entities decoded).
+element() {
+  node -e '
+    const fs = require("fs");
+    const html = fs.readFileSync(0, "utf8");
+    const m = new RegExp("<[a-z]+ id=\"" + process.argv[1] + "\"[^>]*>([\\s\\S]*?)</").exec(html);
+    if (!m) { process.exit(3); }
+    const dec = { amp: "&", lt: "<", gt: ">", quot: "\"", "#39": "\x27" };
+    process.stdout.write(m[1].replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => dec[e]));
+  ' "$1"
+}
+
+# The value `stockman solve --format json` reports for ALGO, or `null`.
+solved_value() {
+  local algo=$1
+  shift
+  "$STOCKMAN" solve --format json --algo "$algo" "$@" | node -e '
+    let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+      const j = JSON.parse(s);
+      const rows = Array.isArray(j) ? j : (j.rows || j.results || [j]);
+      const r = rows.find(r => r.algorithm === process.argv[1]) || rows[0];
+      console.log(r.value === null || r.value === undefined ? "null" : r.value);
+    });' "$algo"
+}
+
+# check NAME ALGO SOURCE-ARGS...
+check() {
+  local name=$1 algo=$2
+  shift 2
+  local page="$WORK/$name-$algo.html"
+  if ! "$STOCKMAN" trace --algo "$algo" "$@" --html "$page" 2>"$WORK/trace.err"; then
+    fail "$name $algo: trace --html failed: $(cat "$WORK/trace.err")"
+    return
+  fi
+  local want got
+  want=$(solved_value "$algo" "$@")
+  got=$(browser "file://$page#step=end" 5000 | element result) || got="(no result element)"
+  if [ "$want" = "null" ]; then
+    # BNS proves a best move and a bound, not a value.
+    case "$got" in "best move "*) ;; *) fail "$name $algo: result '$got', expected a best move and a bound"; return ;; esac
+  elif [ "$got" != "$want" ]; then
+    fail "$name $algo: at #step=end the result is '$got', solve says '$want'"
+    return
+  fi
+  local dom status
+  dom=$(browser "file://$page#selftest" 600000)
+  status=$(printf '%s' "$dom" | element selftest) || status="(no selftest element: the page's script did not run)"
+  if grep -q 'Uncaught' "$WORK/chromium.log"; then
+    fail "$name $algo: script error: $(grep 'Uncaught' "$WORK/chromium.log" | head -3)"
+  elif [[ "$status" != PASS* ]]; then
+    fail "$name $algo: self-test: $status"
+  else
+    ok "$name $algo: result $got; self-test $status"
+  fi
+}
+
+start=$(date +%s)
+check textbook sss --tree examples/textbook.tree
+check textbook dual --tree examples/textbook.tree
+check plaat mt-sss --tree examples/plaat.tree
+check plaat mt-dual --tree examples/plaat.tree
+check plaat mtdf --tree examples/plaat.tree
+check random-iid sss --random width=3,depth=4,seed=7
+check random-inc dual --random width=3,depth=4,seed=3,model=incremental
+check random-ordered mt-sss --random width=3,depth=4,seed=5,order=0.8
+check random-alphabeta alphabeta --random width=3,depth=3,seed=6
+check random-min-root sss --random width=2,depth=5,seed=2 --root min
+check random-bns bns --random width=3,depth=3,seed=4
+check random-364 sss --random width=3,depth=5,seed=11
+
+# A tree too large to draw is refused with a clear error.
+if "$STOCKMAN" trace --algo sss --random width=3,depth=6,seed=1 --html "$WORK/big.html" 2>"$WORK/big.err"; then
+  fail "a 1093-node tree was drawn instead of refused"
+elif ! grep -q "more than 500 nodes" "$WORK/big.err" || [ -e "$WORK/big.html" ]; then
+  fail "the refusal of a 1093-node tree is unclear: $(cat "$WORK/big.err")"
+else
+  ok "a 1093-node tree is refused: $(cat "$WORK/big.err")"
+fi
+
+echo "browser tests took $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
