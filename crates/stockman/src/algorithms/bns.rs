@@ -115,7 +115,7 @@ pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
     let mut count = children.len() as u32;
     let mut best = 0usize;
     loop {
-        let test = guess.next(alpha, beta, count).clamp(alpha + 1, beta - 1);
+        let test = separation(guess, role, alpha, beta, count);
         let before = d.e.cx.stats.leaf_evals;
         let mut better = 0u32;
         for (i, child) in children.iter().enumerate() {
@@ -163,4 +163,56 @@ pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
     }
     d.best = Some(best);
     Ok(d.finish(None, Some((alpha, beta))))
+}
+
+/// The next separation value, strictly inside `(alpha, beta)`, asked of the
+/// guess from the point of view of the root's player.
+///
+/// Rutko states BNS in negamax form, where the guess leans towards the bound
+/// the mover hopes for (`beta`). For a MIN root the hope is `alpha`, so the
+/// bounds are mirrored before asking and the answer mirrored back; asking
+/// unmirrored makes a MIN root with one move creep up from `alpha` one value
+/// per pass.
+fn separation<F: Guess>(guess: &mut F, role: Role, alpha: Value, beta: Value, count: u32) -> Value {
+    match role {
+        Role::Max => guess.next(alpha, beta, count).clamp(alpha + 1, beta - 1),
+        // v in [alpha, beta)  <=>  -v in [1 - beta, 1 - alpha), and the
+        // mirrored MAX's "-v >= t" is MIN's "v < 1 - t".
+        Role::Min => {
+            let (ma, mb) = (1 - beta, 1 - alpha);
+            1 - guess.next(ma, mb, count).clamp(ma + 1, mb - 1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ExplicitTree;
+
+    /// A MIN root with a single move at the top of the value range: the
+    /// unmirrored guess crept up from `alpha` one value per pass (2e9 passes).
+    #[test]
+    fn min_root_with_one_move_takes_one_pass() {
+        for v in [crate::VALUE_MIN, 0, crate::VALUE_MAX] {
+            let tree = ExplicitTree::parse(&format!("[{v}]"), Role::Min).unwrap();
+            let out = search(&tree, &SearchOptions::default()).unwrap();
+            assert_eq!(out.best_index, Some(0));
+            assert_eq!(out.stats.passes, 1, "value {v}");
+        }
+    }
+
+    /// Mirrored roots take mirrored passes: a MIN root on negated leaves
+    /// needs exactly as many passes as the MAX root.
+    #[test]
+    fn min_and_max_roots_take_the_same_number_of_passes() {
+        let max = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let min = ExplicitTree::parse("[[-3,-12,-8],[-2,-4,-6],[-14,-5,-2]]", Role::Min).unwrap();
+        let a = search(&max, &SearchOptions::default()).unwrap();
+        let b = search(&min, &SearchOptions::default()).unwrap();
+        assert_eq!(a.best_index, Some(0));
+        assert_eq!(b.best_index, Some(0));
+        assert_eq!(a.stats.passes, b.stats.passes);
+        assert_eq!(a.stats.leaf_evals, b.stats.leaf_evals);
+    }
 }
