@@ -8,7 +8,9 @@ use clap::Args;
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::algorithms::iterative;
-use stockman::{Algorithm, AnyTable, CostlyEval, Game, LeafRecorder, Role, SearchOptions, Table, TableSize};
+use stockman::{
+    Algorithm, AnyTable, CostlyEval, Game, LeafRecorder, NoObserver, Observer, Role, SearchOptions, Table, TableSize,
+};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -178,21 +180,38 @@ fn run_one<G: Game>(
     } else {
         a.name().to_string()
     };
-    let mut rec = LeafRecorder::default();
-    let r = match table {
+    // Recording leaves costs an allocation per leaf: only when asked.
+    if how.leaves {
+        let mut rec = LeafRecorder::default();
+        let r = search_with(game, a, opts, deepen, table, &mut rec);
+        let leaves = r.is_ok().then(|| rec.paths());
+        Row::new(&name, r, best, leaves)
+    } else {
+        let r = search_with(game, a, opts, deepen, table, &mut NoObserver);
+        Row::new(&name, r, best, None)
+    }
+}
+
+fn search_with<G: Game, O: Observer>(
+    game: &G,
+    a: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    table: Option<&mut AnyTable>,
+    obs: &mut O,
+) -> Result<stockman::Outcome<G::Move>, stockman::SearchError> {
+    match table {
         Some(t) => {
             t.clear();
             if deepen {
-                iterative::search_in(game, a, opts, &mut rec, t)
+                iterative::search_in(game, a, opts, obs, t)
             } else {
-                a.search_in(game, opts, &mut rec, t)
+                a.search_in(game, opts, obs, t)
             }
         }
-        None if deepen => iterative::search_observed(game, a, opts, &mut rec),
-        None => a.search_observed(game, opts, &mut rec),
-    };
-    let leaves = (how.leaves && r.is_ok()).then(|| rec.paths());
-    Row::new(&name, r, best, leaves)
+        None if deepen => iterative::search_observed(game, a, opts, obs),
+        None => a.search_observed(game, opts, obs),
+    }
 }
 
 pub fn run(args: SolveArgs) -> Result<ExitCode> {

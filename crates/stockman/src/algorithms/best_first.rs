@@ -2,19 +2,21 @@
 //! descriptors and the Gamma operator, for either polarity.
 //!
 //! Nodes live in an arena with parent links and lists of their live
-//! children, so that a purge visits exactly the purged subtree. OPEN is an
-//! ordered set keyed by (merit, left-to-right position): the head is the
-//! best merit, ties going to the left-most node. A node's left-to-right
-//! position is an interval label: the root owns `[0, 2^128)` and child `i`
-//! of `n` owns the `i`-th `n`-th of its parent's interval, so comparing two
-//! nodes that are not ancestors of one another is comparing two integers.
+//! children, so that a purge visits exactly the purged subtree and costs
+//! O(1) per purged node. OPEN is a monotone radix queue keyed by (merit,
+//! left-to-right position) with lazy deletion ([`super::open_queue`]): the
+//! head is the best merit, ties going to the left-most node. A node's
+//! left-to-right position is a 128-bit label: child `i` of a node with `n`
+//! children appends `i` in `ceil(log2 n)` bits below its parent's bits (an
+//! only child adds none), so comparing two nodes that are not ancestors of
+//! one another is comparing two integers.
 
+use super::open_queue::{ordered, Entry, OpenQueue};
 use crate::game::Game;
 use crate::observe::{Gamma, Observer, State, Status, Step};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::value::{Role, Value, INF};
-use std::collections::BTreeMap;
 
 /// Which of the two dual algorithms runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,12 +76,13 @@ struct Node<P> {
     next_sibling: u32,
     depth: u32,
     role: Role,
-    /// Left end of the node's interval of left-to-right positions.
+    /// The node's left-to-right label: its child indices, high bits first.
     label: u128,
-    /// Width of that interval minus one (so the root's fits in a u128).
-    span: u128,
-    /// The node's state while it is on OPEN.
+    /// Low bits of `label` still free for descendants.
+    bits: u32,
+    /// The node's state while it is on OPEN, and the stamp of that push.
     state: Option<(Status, Value)>,
+    stamp: u64,
 }
 
 pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
@@ -89,7 +92,13 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     max_open: usize,
     nodes: Vec<Node<G::Position>>,
     free: Vec<u32>,
-    open: BTreeMap<(Value, u128), u32>,
+    open: OpenQueue,
+    /// Live states on OPEN (the queue also holds stale, purged ones).
+    live: usize,
+    stamps: u64,
+    /// Reused by purges, so that no step allocates.
+    stack: Vec<u32>,
+    kids: Vec<u32>,
     stats: Stats,
     budget: Budget,
     obs: &'a mut O,
@@ -111,7 +120,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             max_open: opts.max_open,
             nodes: Vec::new(),
             free: Vec::new(),
-            open: BTreeMap::new(),
+            open: OpenQueue::new(),
+            live: 0,
+            stamps: 0,
+            stack: Vec::new(),
+            kids: Vec::new(),
             stats: Stats::default(),
             budget: Budget::new(opts),
             obs,
@@ -153,18 +166,26 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     }
 
     fn push(&mut self, n: u32, status: Status, h: Value) -> Result<(), SearchError> {
-        if self.open.len() >= self.max_open {
+        if self.live >= self.max_open {
             self.budget.finish(&mut self.stats);
             return Err(SearchError::OpenLimit {
                 limit: self.max_open,
                 stats: self.stats,
             });
         }
+        self.stamps += 1;
         let node = &mut self.nodes[n as usize];
         node.state = Some((status, h));
-        self.open.insert((self.polarity.key(h), node.label), n);
+        node.stamp = self.stamps;
+        self.open.push(Entry {
+            label: node.label,
+            stamp: self.stamps,
+            key: ordered(self.polarity.key(h)),
+            node: n,
+        });
+        self.live += 1;
         self.stats.open_pushes += 1;
-        self.stats.max_open = self.stats.max_open.max(self.open.len() as u64);
+        self.stats.max_open = self.stats.max_open.max(self.live as u64);
         if O::STEPS {
             self.added.push(self.state_of(n, status, h));
         }
@@ -176,23 +197,24 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn child(&mut self, parent: u32, i: u32, n: u32) -> Result<u32, SearchError> {
         let p = &self.nodes[parent as usize];
         let pos = self.game.play(&p.pos, self.moves[i as usize]);
-        // Child i of n owns the i-th n-th of the parent's interval; an only
-        // child shares its parent's, so chains of any length cost nothing.
-        let (label, span) = if n == 1 {
-            (p.label, p.span)
+        // Child i of n appends i in ceil(log2 n) bits; an only child shares
+        // its parent's label, so chains of any length cost nothing.
+        let (label, bits) = if n == 1 {
+            (p.label, p.bits)
         } else {
-            let q = p.span / n as u128;
-            if q == 0 {
+            let need = u32::BITS - (n - 1).leading_zeros();
+            if need > p.bits {
                 return Err(SearchError::Unsupported {
                     reason: format!(
                         "the tree is too deep and wide for the OPEN list's left-to-right order \
-                         (a node at depth {} has {n} children; the sum of log2(branching) along \
-                         a path must stay below 128)",
+                         (a node at depth {} has {n} children; the sum of ceil(log2(branching)) \
+                         along a path must stay within 128)",
                         p.depth
                     ),
                 });
             }
-            (p.label + q * i as u128, q - 1)
+            let bits = p.bits - need;
+            (p.label | (i as u128) << bits, bits)
         };
         let (depth, next) = (p.depth + 1, p.first_child);
         let role = self.game.role(&pos);
@@ -206,8 +228,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             depth,
             role,
             label,
-            span,
+            bits,
             state: None,
+            stamp: 0,
         });
         self.nodes[parent as usize].first_child = c;
         Ok(c)
@@ -215,14 +238,15 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 
     /// Removes every descendant of `p` from OPEN and frees it.
     fn purge_below(&mut self, p: u32) {
-        let mut stack = vec![self.nodes[p as usize].first_child];
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.push(self.nodes[p as usize].first_child);
         self.nodes[p as usize].first_child = NONE;
         while let Some(mut c) = stack.pop() {
             while c != NONE {
                 let node = &mut self.nodes[c as usize];
+                // Lazy: the queue drops the entry when it meets it.
                 if let Some((status, h)) = node.state.take() {
-                    let key = (self.polarity.key(h), node.label);
-                    self.open.remove(&key);
+                    self.live -= 1;
                     self.stats.open_purged += 1;
                     if O::STEPS {
                         let s = self.state_of(c, status, h);
@@ -237,6 +261,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                 self.free.push(c);
                 c = next;
             }
+        }
+        self.stack = stack;
+        if self.open.held() > 2 * self.live + 1024 {
+            let nodes = &self.nodes;
+            self.open.compact(|e| is_live(nodes, e));
         }
     }
 
@@ -269,16 +298,20 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             depth: 0,
             role,
             label: 0,
-            span: u128::MAX,
+            bits: u128::BITS,
             state: None,
+            stamp: 0,
         });
         self.push(root, Status::Live, self.polarity.start())?;
         let all_role = self.polarity.all_role();
         let value = loop {
-            let ((_, _), j) = self
+            let nodes = &self.nodes;
+            let j = self
                 .open
-                .pop_first()
-                .expect("OPEN is never empty before the root is solved");
+                .pop(|e| is_live(nodes, e))
+                .expect("OPEN is never empty before the root is solved")
+                .node;
+            self.live -= 1;
             let (status, h) = self.nodes[j as usize].state.take().expect("a node on OPEN has a state");
             if O::STEPS {
                 self.added.clear();
@@ -317,7 +350,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                         self.nodes[j as usize].nchildren = n;
                         if self.nodes[j as usize].role == all_role {
                             case = Gamma::ExpandAll;
-                            if self.open.len() + n as usize > self.max_open {
+                            if self.live + n as usize > self.max_open {
                                 self.budget.finish(&mut self.stats);
                                 return Err(SearchError::OpenLimit {
                                     limit: self.max_open,
@@ -325,12 +358,18 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                                 });
                             }
                             // Link right to left so the live-children list reads left to right.
-                            let mut kids = Vec::with_capacity(n as usize);
+                            let mut kids = std::mem::take(&mut self.kids);
+                            kids.clear();
                             for i in (0..n).rev() {
                                 kids.push(self.child(j, i, n)?);
                             }
-                            for &c in kids.iter().rev() {
+                            // Pushed right to left, so the left-most tie is on top of OPEN.
+                            for &c in &kids {
                                 self.push(c, Status::Live, h)?;
+                            }
+                            self.kids = kids;
+                            if O::STEPS {
+                                self.added.reverse();
                             }
                         } else {
                             case = Gamma::ExpandFirst;
@@ -390,12 +429,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             return;
         }
         self.steps += 1;
-        let open = self
-            .open
-            .values()
-            .map(|&n| {
-                let (s, h) = self.nodes[n as usize].state.expect("on OPEN");
-                self.state_of(n, s, h)
+        let nodes = &self.nodes;
+        let mut live: Vec<&Entry> = self.open.entries().filter(|e| is_live(nodes, e)).collect();
+        live.sort_by_key(|e| (e.key, e.label));
+        let open = live
+            .into_iter()
+            .map(|e| {
+                let (s, h) = self.nodes[e.node as usize].state.expect("on OPEN");
+                self.state_of(e.node, s, h)
             })
             .collect();
         let step = Step {
@@ -408,4 +449,12 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         };
         self.obs.step(step);
     }
+}
+
+/// Whether a queue entry is the current state of its node (not popped,
+/// purged, or left behind by a recycled arena slot).
+#[inline]
+fn is_live<P>(nodes: &[Node<P>], e: &Entry) -> bool {
+    let n = &nodes[e.node as usize];
+    n.stamp == e.stamp && n.state.is_some()
 }

@@ -30,6 +30,7 @@ pub mod mt_sss;
 pub mod mtd_bi;
 pub mod mtdf;
 pub mod negascout;
+mod open_queue;
 pub mod recdual;
 pub mod recsss;
 mod recursive;
