@@ -148,7 +148,7 @@ impl OpenQueue {
             }
             self.buckets[i] = b;
             // Bucket 0 was empty: sort the new ties once, left-most on top.
-            self.zero.sort_unstable_by(|a, b| b.label.cmp(&a.label));
+            self.zero.sort_unstable_by_key(|e| std::cmp::Reverse(e.label));
             return true;
         }
     }
