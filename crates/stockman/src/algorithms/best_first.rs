@@ -10,6 +10,14 @@
 //! children appends `i` in `ceil(log2 n)` bits below its parent's bits (an
 //! only child adds none), so comparing two nodes that are not ancestors of
 //! one another is comparing two integers.
+//!
+//! Case 3 (a LIVE node of the expanding role is replaced by all its
+//! children) does not create the children: it pushes one *batch* entry that
+//! stands for all of them, LIVE with the parent's merit, and each child is
+//! created only when it reaches the head of OPEN. In Dual\* on random trees
+//! half of the states pushed are purged before they are ever popped, so
+//! most of them now cost nothing. Counts, traces and the order of
+//! evaluation are those of the textbook's one-state-per-child OPEN list.
 
 use super::open_queue::{ordered, Entry, OpenQueue};
 use crate::game::Game;
@@ -63,6 +71,9 @@ impl Polarity {
 
 const NONE: u32 = u32::MAX;
 
+/// Marks a queue entry that stands for the pending children of a node.
+const BATCH: u32 = 1 << 31;
+
 /// A node of the arena.
 struct Node<P> {
     pos: P,
@@ -71,7 +82,11 @@ struct Node<P> {
     index: u32,
     /// Number of children, once the node has been expanded.
     nchildren: u32,
-    /// Live children, as a singly linked list.
+    /// Case 3 only: children `next_child..nchildren` are still pending on
+    /// OPEN as one batch, LIVE with merit `batch_h`. Otherwise `nchildren`.
+    next_child: u32,
+    batch_h: Value,
+    /// Live (created) children, as a singly linked list.
     first_child: u32,
     next_sibling: u32,
     depth: u32,
@@ -80,9 +95,53 @@ struct Node<P> {
     label: u128,
     /// Low bits of `label` still free for descendants.
     bits: u32,
-    /// The node's state while it is on OPEN, and the stamp of that push.
+    /// The node's state while it is on OPEN.
     state: Option<(Status, Value)>,
+    /// The stamp of the node's entry on OPEN, or of its batch.
     stamp: u64,
+}
+
+impl<P> Node<P> {
+    fn new(pos: P, parent: u32, index: u32, depth: u32, role: Role, label: u128, bits: u32) -> Self {
+        Node {
+            pos,
+            parent,
+            index,
+            nchildren: 0,
+            next_child: 0,
+            batch_h: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            depth,
+            role,
+            label,
+            bits,
+            state: None,
+            stamp: 0,
+        }
+    }
+
+    /// Bits of label that each of `n` children needs.
+    #[inline]
+    fn child_bits(n: u32) -> u32 {
+        if n == 1 {
+            0
+        } else {
+            u32::BITS - (n - 1).leading_zeros()
+        }
+    }
+
+    /// The label and free bits of child `i` of `n`: `i` appended in
+    /// `ceil(log2 n)` bits; an only child shares its parent's label, so
+    /// chains of any length cost nothing. The bits must have been checked.
+    #[inline]
+    fn child_label(&self, i: u32, n: u32) -> (u128, u32) {
+        if n == 1 {
+            return (self.label, self.bits);
+        }
+        let bits = self.bits - Self::child_bits(n);
+        (self.label | (i as u128) << bits, bits)
+    }
 }
 
 pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
@@ -93,21 +152,23 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     nodes: Vec<Node<G::Position>>,
     free: Vec<u32>,
     open: OpenQueue,
-    /// Live states on OPEN (the queue also holds stale, purged ones).
+    /// Live states on OPEN, pending children included (the queue also holds
+    /// stale, purged entries).
     live: usize,
     stamps: u64,
     /// Reused by purges, so that no step allocates.
     stack: Vec<u32>,
-    kids: Vec<u32>,
     stats: Stats,
     budget: Budget,
     obs: &'a mut O,
+    /// The moves of the node whose (label, depth) is `moves_of`.
     moves: Vec<G::Move>,
+    moves_of: Option<(u128, u32)>,
     /// The root child that decides the root, and its merit.
     best: Option<(u32, Value)>,
     // Trace bookkeeping (only with `O::STEPS`).
     added: Vec<State>,
-    purged: Vec<State>,
+    purged: Vec<((u32, u128), State)>,
     steps: u64,
 }
 
@@ -124,11 +185,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             live: 0,
             stamps: 0,
             stack: Vec::new(),
-            kids: Vec::new(),
             stats: Stats::default(),
             budget: Budget::new(opts),
             obs,
             moves: Vec::new(),
+            moves_of: None,
             best: None,
             added: Vec::new(),
             purged: Vec::new(),
@@ -136,6 +197,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
+    #[inline]
     fn alloc(&mut self, node: Node<G::Position>) -> u32 {
         if let Some(i) = self.free.pop() {
             self.nodes[i as usize] = node;
@@ -165,22 +227,35 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    fn push(&mut self, n: u32, status: Status, h: Value) -> Result<(), SearchError> {
-        if self.live >= self.max_open {
-            self.budget.finish(&mut self.stats);
-            return Err(SearchError::OpenLimit {
-                limit: self.max_open,
-                stats: self.stats,
-            });
+    /// The state of pending child `i` of `p`.
+    fn pending_state(&self, p: u32, i: u32) -> State {
+        let mut node = self.path(p);
+        node.push(i);
+        State {
+            node,
+            status: Status::Live,
+            h: self.nodes[p as usize].batch_h,
         }
+    }
+
+    #[inline]
+    fn key(&self, h: Value) -> u32 {
+        ordered(self.polarity.key(h))
+    }
+
+    /// Puts `n` on OPEN. Only case 3 makes OPEN longer than before the
+    /// step's pop, so only it checks the limit (before pushing).
+    #[inline]
+    fn push(&mut self, n: u32, status: Status, h: Value) {
         self.stamps += 1;
+        let key = self.key(h);
         let node = &mut self.nodes[n as usize];
         node.state = Some((status, h));
         node.stamp = self.stamps;
         self.open.push(Entry {
             label: node.label,
             stamp: self.stamps,
-            key: ordered(self.polarity.key(h)),
+            key,
             node: n,
         });
         self.live += 1;
@@ -189,55 +264,111 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         if O::STEPS {
             self.added.push(self.state_of(n, status, h));
         }
+    }
+
+    /// Case 3: all `n` children of `j` go on OPEN, LIVE with merit `h`, as one batch.
+    fn push_batch(&mut self, j: u32, n: u32, h: Value) -> Result<(), SearchError> {
+        if self.live + n as usize > self.max_open {
+            self.budget.finish(&mut self.stats);
+            return Err(SearchError::OpenLimit {
+                limit: self.max_open,
+                stats: self.stats,
+            });
+        }
+        self.check_bits(j, n)?;
+        self.stamps += 1;
+        let key = self.key(h);
+        let node = &mut self.nodes[j as usize];
+        node.next_child = 0;
+        node.batch_h = h;
+        node.stamp = self.stamps;
+        self.open.push(Entry {
+            label: node.child_label(0, n).0,
+            stamp: self.stamps,
+            key,
+            node: j | BATCH,
+        });
+        self.live += n as usize;
+        self.stats.open_pushes += n as u64;
+        self.stats.max_open = self.stats.max_open.max(self.live as u64);
+        if O::STEPS {
+            for i in 0..n {
+                let s = self.pending_state(j, i);
+                self.added.push(s);
+            }
+        }
         Ok(())
     }
 
-    /// Creates child `i` of `parent` (whose moves are in `self.moves`) and links it first
-    /// in the parent's live-children list.
-    fn child(&mut self, parent: u32, i: u32, n: u32) -> Result<u32, SearchError> {
+    /// Fails if the labels of `n` children of `p` would not fit in 128 bits.
+    #[inline]
+    fn check_bits(&self, p: u32, n: u32) -> Result<(), SearchError> {
+        let p = &self.nodes[p as usize];
+        if Node::<G::Position>::child_bits(n) > p.bits {
+            return Err(SearchError::Unsupported {
+                reason: format!(
+                    "the tree is too deep and wide for the OPEN list's left-to-right order \
+                     (a node at depth {} has {n} children; the sum of ceil(log2(branching)) \
+                     along a path must stay within 128)",
+                    p.depth
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Makes sure `self.moves` holds the moves of `p`.
+    #[inline]
+    fn moves_of(&mut self, p: u32) {
+        let node = &self.nodes[p as usize];
+        let id = (node.label, node.depth);
+        if self.moves_of != Some(id) {
+            self.moves.clear();
+            self.game.moves(&node.pos, &mut self.moves);
+            self.moves_of = Some(id);
+        }
+    }
+
+    /// Creates child `i` of the `n` children of `parent` (whose moves are in
+    /// `self.moves`, and whose bits are checked) and links it first in the
+    /// parent's live-children list.
+    #[inline]
+    fn child(&mut self, parent: u32, i: u32, n: u32) -> u32 {
         let p = &self.nodes[parent as usize];
         let pos = self.game.play(&p.pos, self.moves[i as usize]);
-        // Child i of n appends i in ceil(log2 n) bits; an only child shares
-        // its parent's label, so chains of any length cost nothing.
-        let (label, bits) = if n == 1 {
-            (p.label, p.bits)
-        } else {
-            let need = u32::BITS - (n - 1).leading_zeros();
-            if need > p.bits {
-                return Err(SearchError::Unsupported {
-                    reason: format!(
-                        "the tree is too deep and wide for the OPEN list's left-to-right order \
-                         (a node at depth {} has {n} children; the sum of ceil(log2(branching)) \
-                         along a path must stay within 128)",
-                        p.depth
-                    ),
-                });
-            }
-            let bits = p.bits - need;
-            (p.label | (i as u128) << bits, bits)
-        };
+        let (label, bits) = p.child_label(i, n);
         let (depth, next) = (p.depth + 1, p.first_child);
         let role = self.game.role(&pos);
-        let c = self.alloc(Node {
-            pos,
-            parent,
-            index: i,
-            nchildren: 0,
-            first_child: NONE,
-            next_sibling: next,
-            depth,
-            role,
-            label,
-            bits,
-            state: None,
-            stamp: 0,
-        });
+        let mut node = Node::new(pos, parent, i, depth, role, label, bits);
+        node.next_sibling = next;
+        let c = self.alloc(node);
         self.nodes[parent as usize].first_child = c;
-        Ok(c)
+        c
+    }
+
+    /// Drops the pending children of `c` from OPEN.
+    #[inline]
+    fn purge_batch(&mut self, c: u32) {
+        let node = &self.nodes[c as usize];
+        let (from, n) = (node.next_child, node.nchildren);
+        if from < n {
+            self.live -= (n - from) as usize;
+            self.stats.open_purged += (n - from) as u64;
+            if O::STEPS {
+                let key = self.key(node.batch_h);
+                for i in from..n {
+                    let label = self.nodes[c as usize].child_label(i, n).0;
+                    let s = self.pending_state(c, i);
+                    self.purged.push(((key, label), s));
+                }
+            }
+            self.nodes[c as usize].next_child = n;
+        }
     }
 
     /// Removes every descendant of `p` from OPEN and frees it.
     fn purge_below(&mut self, p: u32) {
+        self.purge_batch(p);
         let mut stack = std::mem::take(&mut self.stack);
         stack.push(self.nodes[p as usize].first_child);
         self.nodes[p as usize].first_child = NONE;
@@ -249,10 +380,12 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                     self.live -= 1;
                     self.stats.open_purged += 1;
                     if O::STEPS {
+                        let key = (self.key(h), self.nodes[c as usize].label);
                         let s = self.state_of(c, status, h);
-                        self.purged.push(s);
+                        self.purged.push((key, s));
                     }
                 }
+                self.purge_batch(c);
                 let node = &self.nodes[c as usize];
                 if node.first_child != NONE {
                     stack.push(node.first_child);
@@ -285,34 +418,50 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
+    /// Pops the head of OPEN: the node, its status and merit. A batch's
+    /// next child is created here, and the rest of the batch stays on top.
+    #[inline]
+    fn pop(&mut self) -> (u32, Status, Value) {
+        let nodes = &self.nodes;
+        let e = self
+            .open
+            .pop(|e| is_live(nodes, e))
+            .expect("OPEN is never empty before the root is solved");
+        self.live -= 1;
+        if e.node & BATCH == 0 {
+            let (status, h) = self.nodes[e.node as usize].state.take().expect("a node on OPEN has a state");
+            return (e.node, status, h);
+        }
+        let p = e.node & !BATCH;
+        let node = &mut self.nodes[p as usize];
+        let (i, n, h) = (node.next_child, node.nchildren, node.batch_h);
+        node.next_child = i + 1;
+        if i + 1 < n {
+            // Still the left-most of its key: the popped child's descendants
+            // will go on top of it.
+            let label = node.child_label(i + 1, n).0;
+            self.open.push(Entry { label, ..e });
+        }
+        self.moves_of(p);
+        (self.child(p, i, n), Status::Live, h)
+    }
+
     pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
         let pos = self.game.root();
         let role = self.game.role(&pos);
-        let root = self.alloc(Node {
-            pos,
-            parent: NONE,
-            index: 0,
-            nchildren: 0,
-            first_child: NONE,
-            next_sibling: NONE,
-            depth: 0,
-            role,
-            label: 0,
-            bits: u128::BITS,
-            state: None,
-            stamp: 0,
-        });
-        self.push(root, Status::Live, self.polarity.start())?;
+        let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, u128::BITS));
+        self.nodes[root as usize].next_sibling = NONE;
+        if self.max_open == 0 {
+            self.budget.finish(&mut self.stats);
+            return Err(SearchError::OpenLimit {
+                limit: 0,
+                stats: self.stats,
+            });
+        }
+        self.push(root, Status::Live, self.polarity.start());
         let all_role = self.polarity.all_role();
         let value = loop {
-            let nodes = &self.nodes;
-            let j = self
-                .open
-                .pop(|e| is_live(nodes, e))
-                .expect("OPEN is never empty before the root is solved")
-                .node;
-            self.live -= 1;
-            let (status, h) = self.nodes[j as usize].state.take().expect("a node on OPEN has a state");
+            let (j, status, h) = self.pop();
             if O::STEPS {
                 self.added.clear();
                 self.purged.clear();
@@ -331,11 +480,12 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                 Status::Live => {
                     self.budget.visit(&mut self.stats)?;
                     let node = &self.nodes[j as usize];
-                    self.moves.clear();
-                    if node.depth < self.horizon {
-                        self.game.moves(&node.pos, &mut self.moves);
-                    }
-                    let n = self.moves.len() as u32;
+                    let n = if node.depth < self.horizon {
+                        self.moves_of(j);
+                        self.moves.len() as u32
+                    } else {
+                        0
+                    };
                     if n == 0 {
                         case = Gamma::Evaluate;
                         self.stats.leaf_evals += 1;
@@ -344,37 +494,20 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                             let path = self.path(j);
                             self.obs.leaf(&path, v);
                         }
-                        self.push(j, Status::Solved, self.polarity.clip(h, v))?;
+                        self.push(j, Status::Solved, self.polarity.clip(h, v));
                     } else {
                         self.stats.nodes_expanded += 1;
-                        self.nodes[j as usize].nchildren = n;
-                        if self.nodes[j as usize].role == all_role {
+                        let node = &mut self.nodes[j as usize];
+                        node.nchildren = n;
+                        node.next_child = n;
+                        if node.role == all_role {
                             case = Gamma::ExpandAll;
-                            if self.live + n as usize > self.max_open {
-                                self.budget.finish(&mut self.stats);
-                                return Err(SearchError::OpenLimit {
-                                    limit: self.max_open,
-                                    stats: self.stats,
-                                });
-                            }
-                            // Link right to left so the live-children list reads left to right.
-                            let mut kids = std::mem::take(&mut self.kids);
-                            kids.clear();
-                            for i in (0..n).rev() {
-                                kids.push(self.child(j, i, n)?);
-                            }
-                            // Pushed right to left, so the left-most tie is on top of OPEN.
-                            for &c in &kids {
-                                self.push(c, Status::Live, h)?;
-                            }
-                            self.kids = kids;
-                            if O::STEPS {
-                                self.added.reverse();
-                            }
+                            self.push_batch(j, n, h)?;
                         } else {
                             case = Gamma::ExpandFirst;
-                            let c = self.child(j, 0, n)?;
-                            self.push(c, Status::Live, h)?;
+                            self.check_bits(j, n)?;
+                            let c = self.child(j, 0, n);
+                            self.push(c, Status::Live, h);
                         }
                     }
                 }
@@ -387,7 +520,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                             self.best = Some((self.nodes[j as usize].index, h));
                         }
                         self.purge_below(p);
-                        self.push(p, Status::Solved, h)?;
+                        self.push(p, Status::Solved, h);
                     } else {
                         if at_root {
                             self.note_root_child(j, h);
@@ -397,13 +530,12 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                         self.release(j);
                         if next == n {
                             case = Gamma::SolveParent;
-                            self.push(p, Status::Solved, h)?;
+                            self.push(p, Status::Solved, h);
                         } else {
                             case = Gamma::NextSibling;
-                            self.moves.clear();
-                            self.game.moves(&self.nodes[p as usize].pos, &mut self.moves);
-                            let c = self.child(p, next, n)?;
-                            self.push(c, Status::Live, h)?;
+                            self.moves_of(p);
+                            let c = self.child(p, next, n);
+                            self.push(c, Status::Live, h);
                         }
                     }
                 }
@@ -430,31 +562,46 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
         self.steps += 1;
         let nodes = &self.nodes;
-        let mut live: Vec<&Entry> = self.open.entries().filter(|e| is_live(nodes, e)).collect();
-        live.sort_by_key(|e| (e.key, e.label));
-        let open = live
-            .into_iter()
-            .map(|e| {
+        let mut open: Vec<((u32, u128), State)> = Vec::new();
+        for e in self.open.entries().filter(|e| is_live(nodes, e)) {
+            if e.node & BATCH == 0 {
                 let (s, h) = self.nodes[e.node as usize].state.expect("on OPEN");
-                self.state_of(e.node, s, h)
-            })
-            .collect();
+                open.push(((e.key, e.label), self.state_of(e.node, s, h)));
+            } else {
+                let p = e.node & !BATCH;
+                let node = &self.nodes[p as usize];
+                for i in node.next_child..node.nchildren {
+                    let label = node.child_label(i, node.nchildren).0;
+                    open.push(((e.key, label), self.pending_state(p, i)));
+                }
+            }
+        }
+        open.sort_by_key(|(k, _)| *k);
+        // Purged states are listed in the order they stood on OPEN.
+        let mut purged = std::mem::take(&mut self.purged);
+        purged.sort_by_key(|(k, _)| *k);
         let step = Step {
             step: self.steps,
             popped: popped.expect("traced"),
             case,
             added: std::mem::take(&mut self.added),
-            purged: std::mem::take(&mut self.purged),
-            open,
+            purged: purged.into_iter().map(|(_, s)| s).collect(),
+            open: open.into_iter().map(|(_, s)| s).collect(),
         };
         self.obs.step(step);
     }
 }
 
-/// Whether a queue entry is the current state of its node (not popped,
-/// purged, or left behind by a recycled arena slot).
+/// Whether a queue entry is current: a node's state not yet popped or
+/// purged (nor left behind by a recycled arena slot), or a batch with
+/// children still pending.
 #[inline]
 fn is_live<P>(nodes: &[Node<P>], e: &Entry) -> bool {
-    let n = &nodes[e.node as usize];
-    n.stamp == e.stamp && n.state.is_some()
+    if e.node & BATCH == 0 {
+        let n = &nodes[e.node as usize];
+        n.stamp == e.stamp && n.state.is_some()
+    } else {
+        let n = &nodes[(e.node & !BATCH) as usize];
+        n.stamp == e.stamp && n.next_child < n.nchildren
+    }
 }

@@ -112,28 +112,28 @@ impl OpenQueue {
                     return Some(e);
                 }
             }
-            if !self.refill(&live) {
+            if !self.refill() {
+                // Empty: a stale minimum may have raised `last`; nothing
+                // held constrains the next push any more.
+                self.last = 0;
                 return None;
             }
         }
     }
 
     /// Moves the entries of the smallest key into bucket 0; false if empty.
-    fn refill(&mut self, live: &impl Fn(&Entry) -> bool) -> bool {
-        loop {
-            if self.nonempty == 0 {
-                return false;
-            }
-            let i = self.nonempty.trailing_zeros() as usize;
-            self.nonempty &= !(1 << i);
-            let mut b = std::mem::take(&mut self.buckets[i]);
-            let before = b.len();
-            b.retain(live);
-            self.held -= before - b.len();
-            let Some(min) = b.iter().map(|e| e.key).min() else {
-                self.buckets[i] = b;
-                continue;
-            };
+    ///
+    /// Stale entries move along without a look at their nodes: a stale
+    /// minimum only makes `last` smaller than it could be, which every later
+    /// push still respects.
+    fn refill(&mut self) -> bool {
+        if self.nonempty == 0 {
+            return false;
+        }
+        let i = self.nonempty.trailing_zeros() as usize;
+        self.nonempty &= !(1 << i);
+        let mut b = std::mem::take(&mut self.buckets[i]);
+        if let Some(min) = b.iter().map(|e| e.key).min() {
             // Every entry of bucket i moves to a lower bucket: they share
             // bits above i - 1 with `min`, and differ from it below.
             self.last = min;
@@ -146,11 +146,11 @@ impl OpenQueue {
                     self.nonempty |= 1 << j;
                 }
             }
-            self.buckets[i] = b;
             // Bucket 0 was empty: sort the new ties once, left-most on top.
             self.zero.sort_unstable_by_key(|e| std::cmp::Reverse(e.label));
-            return true;
         }
+        self.buckets[i] = b;
+        true
     }
 
     /// Entries held, stale ones included.
