@@ -7,12 +7,9 @@
 //! the derivation). The text trace is rendered only by the binary, so this
 //! test runs it.
 //!
-//! Every line must match exactly, except that a `purge` line is compared as a
-//! set of states: the pseudocode removes "all the states" below the parent
-//! without ordering them, and the program lists them in the order its arena
-//! walk meets them, which is not OPEN order (on `examples/textbook.tree` it
-//! prints `(3.3, ..) (2.1, ..)` while OPEN held 2.1 first). The hand trace
-//! lists purged states in OPEN order.
+//! Every line must match exactly. The pseudocode removes "all the states"
+//! below the parent without ordering them; the program and the hand trace
+//! both list purged states in the order they stood on OPEN.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -63,25 +60,6 @@ fn stockman_ok(args: &[&str]) -> String {
     stdout
 }
 
-/// The states of a `  purge ...` line, sorted; `None` for any other line.
-fn purge_set(line: &str) -> Option<Vec<&str>> {
-    let rest = line.strip_prefix("  purge ")?;
-    let mut states: Vec<&str> = rest
-        .split(") (")
-        .map(|s| s.trim_start_matches('(').trim_end_matches(')'))
-        .collect();
-    states.sort_unstable();
-    Some(states)
-}
-
-/// Whether two trace lines agree (a `purge` line as a set of states).
-fn same_line(want: &str, got: &str) -> bool {
-    match (purge_set(want), purge_set(got)) {
-        (Some(a), Some(b)) => a == b,
-        _ => want == got,
-    }
-}
-
 /// Fails with the first differing line (1-based), showing both lines.
 #[track_caller]
 fn assert_same_trace(golden_name: &str, want: &str, got: &str) {
@@ -90,7 +68,7 @@ fn assert_same_trace(golden_name: &str, want: &str, got: &str) {
     for i in 0..want.len().max(got.len()) {
         let (w, g) = (want.get(i), got.get(i));
         let equal = match (w, g) {
-            (Some(w), Some(g)) => same_line(w, g),
+            (Some(w), Some(g)) => w == g,
             _ => false,
         };
         assert!(
@@ -123,20 +101,4 @@ fn the_hand_worked_trace_exercises_every_case() {
     }
     // Step 23 solves the root and purges (3.2.2.1, ..), four levels below it.
     assert!(want.contains("  purge (2, SOLVED, 5) (3.2.1, SOLVED, 4) (3.2.2.1, SOLVED, 3)\n"));
-}
-
-#[test]
-fn purge_lines_compare_as_sets_and_nothing_else_does() {
-    assert!(same_line(
-        "  purge (2.1, SOLVED, 2) (3.3, SOLVED, 2)",
-        "  purge (3.3, SOLVED, 2) (2.1, SOLVED, 2)"
-    ));
-    assert!(!same_line(
-        "  purge (2.1, SOLVED, 2) (3.3, SOLVED, 2)",
-        "  purge (2.1, SOLVED, 2)"
-    ));
-    assert!(!same_line(
-        "  OPEN  (2.1, SOLVED, 2) (3.3, SOLVED, 2)",
-        "  OPEN  (3.3, SOLVED, 2) (2.1, SOLVED, 2)"
-    ));
 }

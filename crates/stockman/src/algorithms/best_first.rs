@@ -83,42 +83,60 @@ struct Node<P> {
     /// Number of children, once the node has been expanded.
     nchildren: u32,
     /// Case 3 only: children `next_child..nchildren` are still pending on
-    /// OPEN as one batch, LIVE with merit `batch_h`. Otherwise `nchildren`.
+    /// OPEN as one batch, LIVE with merit `h`. Otherwise `nchildren`.
     next_child: u32,
-    batch_h: Value,
     /// Live (created) children, as a singly linked list.
     first_child: u32,
     next_sibling: u32,
     depth: u32,
     role: Role,
-    /// The node's left-to-right label: its child indices, high bits first.
-    label: u128,
-    /// Low bits of `label` still free for descendants.
-    bits: u32,
-    /// The node's state while it is on OPEN.
-    state: Option<(Status, Value)>,
+    /// The node's left-to-right label: its child indices, high bits first
+    /// (as two halves, so that a node needs no 16-byte alignment).
+    label: [u64; 2],
+    /// Low bits of the label still free for descendants.
+    bits: u8,
+    /// The node's status while it is on OPEN, and its merit then (or its
+    /// pending children's).
+    status: Option<Status>,
+    h: Value,
     /// The stamp of the node's entry on OPEN, or of its batch.
     stamp: u64,
 }
 
 impl<P> Node<P> {
     fn new(pos: P, parent: u32, index: u32, depth: u32, role: Role, label: u128, bits: u32) -> Self {
+        debug_assert!(bits <= 128);
         Node {
             pos,
             parent,
             index,
             nchildren: 0,
             next_child: 0,
-            batch_h: 0,
             first_child: NONE,
             next_sibling: NONE,
             depth,
             role,
-            label,
-            bits,
-            state: None,
+            label: [(label >> 64) as u64, label as u64],
+            bits: bits as u8,
+            status: None,
+            h: 0,
             stamp: 0,
         }
+    }
+
+    #[inline]
+    fn label(&self) -> u128 {
+        (self.label[0] as u128) << 64 | self.label[1] as u128
+    }
+
+    #[inline]
+    fn state(&self) -> Option<(Status, Value)> {
+        self.status.map(|s| (s, self.h))
+    }
+
+    #[inline]
+    fn take_state(&mut self) -> Option<(Status, Value)> {
+        self.status.take().map(|s| (s, self.h))
     }
 
     /// Bits of label that each of `n` children needs.
@@ -137,10 +155,10 @@ impl<P> Node<P> {
     #[inline]
     fn child_label(&self, i: u32, n: u32) -> (u128, u32) {
         if n == 1 {
-            return (self.label, self.bits);
+            return (self.label(), self.bits as u32);
         }
-        let bits = self.bits - Self::child_bits(n);
-        (self.label | (i as u128) << bits, bits)
+        let bits = self.bits as u32 - Self::child_bits(n);
+        (self.label() | (i as u128) << bits, bits)
     }
 }
 
@@ -234,7 +252,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         State {
             node,
             status: Status::Live,
-            h: self.nodes[p as usize].batch_h,
+            h: self.nodes[p as usize].h,
         }
     }
 
@@ -250,10 +268,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.stamps += 1;
         let key = self.key(h);
         let node = &mut self.nodes[n as usize];
-        node.state = Some((status, h));
+        node.status = Some(status);
+        node.h = h;
         node.stamp = self.stamps;
         self.open.push(Entry {
-            label: node.label,
+            label: node.label(),
             stamp: self.stamps,
             key,
             node: n,
@@ -280,7 +299,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let key = self.key(h);
         let node = &mut self.nodes[j as usize];
         node.next_child = 0;
-        node.batch_h = h;
+        node.h = h;
         node.stamp = self.stamps;
         self.open.push(Entry {
             label: node.child_label(0, n).0,
@@ -304,7 +323,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     #[inline]
     fn check_bits(&self, p: u32, n: u32) -> Result<(), SearchError> {
         let p = &self.nodes[p as usize];
-        if Node::<G::Position>::child_bits(n) > p.bits {
+        if Node::<G::Position>::child_bits(n) > p.bits as u32 {
             return Err(SearchError::Unsupported {
                 reason: format!(
                     "the tree is too deep and wide for the OPEN list's left-to-right order \
@@ -321,7 +340,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     #[inline]
     fn moves_of(&mut self, p: u32) {
         let node = &self.nodes[p as usize];
-        let id = (node.label, node.depth);
+        let id = (node.label(), node.depth);
         if self.moves_of != Some(id) {
             self.moves.clear();
             self.game.moves(&node.pos, &mut self.moves);
@@ -355,7 +374,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             self.live -= (n - from) as usize;
             self.stats.open_purged += (n - from) as u64;
             if O::STEPS {
-                let key = self.key(node.batch_h);
+                let key = self.key(node.h);
                 for i in from..n {
                     let label = self.nodes[c as usize].child_label(i, n).0;
                     let s = self.pending_state(c, i);
@@ -376,11 +395,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             while c != NONE {
                 let node = &mut self.nodes[c as usize];
                 // Lazy: the queue drops the entry when it meets it.
-                if let Some((status, h)) = node.state.take() {
+                if let Some((status, h)) = node.take_state() {
                     self.live -= 1;
                     self.stats.open_purged += 1;
                     if O::STEPS {
-                        let key = (self.key(h), self.nodes[c as usize].label);
+                        let key = (self.key(h), self.nodes[c as usize].label());
                         let s = self.state_of(c, status, h);
                         self.purged.push((key, s));
                     }
@@ -429,12 +448,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             .expect("OPEN is never empty before the root is solved");
         self.live -= 1;
         if e.node & BATCH == 0 {
-            let (status, h) = self.nodes[e.node as usize].state.take().expect("a node on OPEN has a state");
+            let (status, h) = self.nodes[e.node as usize]
+                .take_state()
+                .expect("a node on OPEN has a state");
             return (e.node, status, h);
         }
         let p = e.node & !BATCH;
         let node = &mut self.nodes[p as usize];
-        let (i, n, h) = (node.next_child, node.nchildren, node.batch_h);
+        let (i, n, h) = (node.next_child, node.nchildren, node.h);
         node.next_child = i + 1;
         if i + 1 < n {
             // Still the left-most of its key: the popped child's descendants
@@ -565,7 +586,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let mut open: Vec<((u32, u128), State)> = Vec::new();
         for e in self.open.entries().filter(|e| is_live(nodes, e)) {
             if e.node & BATCH == 0 {
-                let (s, h) = self.nodes[e.node as usize].state.expect("on OPEN");
+                let (s, h) = self.nodes[e.node as usize].state().expect("on OPEN");
                 open.push(((e.key, e.label), self.state_of(e.node, s, h)));
             } else {
                 let p = e.node & !BATCH;
@@ -599,9 +620,21 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 fn is_live<P>(nodes: &[Node<P>], e: &Entry) -> bool {
     if e.node & BATCH == 0 {
         let n = &nodes[e.node as usize];
-        n.stamp == e.stamp && n.state.is_some()
+        n.stamp == e.stamp && n.status.is_some()
     } else {
         let n = &nodes[(e.node & !BATCH) as usize];
         n.stamp == e.stamp && n.next_child < n.nchildren
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What one node of the arena costs on a random tree (`docs/performance.md`).
+    #[test]
+    fn node_sizes() {
+        assert_eq!(std::mem::size_of::<Node<crate::RandomNode>>(), 80);
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
     }
 }
