@@ -113,6 +113,9 @@ pub struct Cell {
     pub vs_alphabeta: Option<Spread>,
     /// Leaves divided by the minimal tree's.
     pub vs_minimal: Spread,
+    /// Time divided by alpha-beta's on the same tree (if alpha-beta ran and
+    /// took at least 100 microseconds, below which the clock says little).
+    pub time_vs_alphabeta: Option<Spread>,
     /// Peak OPEN size.
     pub max_open: Spread,
     /// Passes over the root.
@@ -191,6 +194,7 @@ pub fn summarize(records: &[Record]) -> Summary {
     struct Acc {
         leaves: Vec<f64>,
         vs_ab: Vec<f64>,
+        time_vs_ab: Vec<f64>,
         vs_min: Vec<f64>,
         open: Vec<f64>,
         passes: Vec<f64>,
@@ -204,12 +208,16 @@ pub fn summarize(records: &[Record]) -> Summary {
         };
         let min = minimal_leaves(t.2, t.3);
         let base = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.leaf_evals as f64);
+        let base_time = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.time_us as f64);
         for (&a, r) in algos {
             let c = acc.entry(panel.clone()).or_default().entry((a, t.3)).or_default();
             let leaves = r.stats.leaf_evals as f64;
             c.leaves.push(leaves);
             if let Some(b) = base.filter(|&b| b > 0.0) {
                 c.vs_ab.push(leaves / b);
+            }
+            if let Some(b) = base_time.filter(|&b| b >= 100.0) {
+                c.time_vs_ab.push(r.stats.time_us as f64 / b);
             }
             c.vs_min.push(leaves / min);
             c.open.push(r.stats.max_open as f64);
@@ -229,6 +237,7 @@ pub fn summarize(records: &[Record]) -> Summary {
                             leaves: s(&c.leaves),
                             vs_alphabeta: Spread::of(&c.vs_ab),
                             vs_minimal: s(&c.vs_min),
+                            time_vs_alphabeta: Spread::of(&c.time_vs_ab),
                             max_open: s(&c.open),
                             passes: s(&c.passes),
                         },
@@ -542,6 +551,14 @@ impl Summary {
                 "Leaves relative to alpha-beta",
                 &algos,
                 &|c| c.vs_alphabeta.map(|s| fmt_spread(&s, 3)),
+                None,
+            );
+            table(
+                &mut o,
+                "Time relative to alpha-beta (per tree, where alpha-beta took at least 0.1 ms; \
+                 measure with --threads 1)",
+                &algos,
+                &|c| c.time_vs_alphabeta.map(|s| fmt_spread(&s, 2)),
                 None,
             );
             table(

@@ -154,7 +154,19 @@ proptest! {
     fn purges_remove_every_descendant(t in tree()) {
         for a in [Algorithm::Sss, Algorithm::Dual] {
             let mut tr = Tracer::default();
-            a.search_observed(&t, &SearchOptions::default(), &mut tr).unwrap();
+            let traced = a.search_observed(&t, &SearchOptions::default(), &mut tr).unwrap();
+            // Tracing changes nothing the search does.
+            let (plain, leaves) = run(a, &t);
+            prop_assert_eq!((traced.value, traced.best_index), (plain.value, plain.best_index));
+            let (mut ts, mut ps) = (traced.stats, plain.stats);
+            ts.time_us = 0;
+            ps.time_us = 0;
+            prop_assert_eq!(ts, ps, "{}: traced and untraced stats differ", a);
+            let traced_leaves: Vec<Vec<u32>> = tr.events.iter().filter_map(|e| match e {
+                Event::Leaf { path, .. } => Some(path.clone()),
+                _ => None,
+            }).collect();
+            prop_assert_eq!(traced_leaves, leaves, "{}: traced leaves differ", a);
             for e in &tr.events {
                 let Event::Step(s) = e else { continue };
                 for x in &s.open {
@@ -202,5 +214,46 @@ proptest! {
                 prop_assert_eq!(out.value, want, "{}", a);
             }
         }
+    }
+}
+
+/// Leaves evaluated by `a` on a game, in order.
+fn leaves_of<G: Game>(a: Algorithm, g: &G) -> Vec<Vec<u32>> {
+    let mut rec = LeafRecorder::default();
+    a.search_observed(g, &SearchOptions::default(), &mut rec).unwrap();
+    rec.paths()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..config() })]
+
+    /// Theorems 2, 3 and 4 on bigger trees of the research models (up to
+    /// hundreds of thousands of leaves, OPEN lists of hundreds of states with
+    /// many distinct merits), where the small trees above cannot exercise
+    /// the OPEN list's buckets and batches.
+    #[test]
+    fn theorems_hold_on_bigger_random_trees(
+        width in 2u32..7, depth in 3u32..8, seed in any::<u64>(), model in 0u8..3, variable in any::<bool>(),
+    ) {
+        let mut spec = RandomSpec::new(width, depth, seed);
+        spec.variable = variable;
+        match model {
+            0 => spec.range = (0, 9), // many ties
+            1 => spec.range = (-1_000_000, 1_000_000),
+            _ => spec.model = stockman::ValueModel::Incremental,
+        }
+        let t = RandomTree::new(spec);
+        let ab: BTreeSet<Vec<u32>> = leaves_of(Algorithm::AlphaBeta, &t).into_iter().collect();
+        let sss = leaves_of(Algorithm::Sss, &t);
+        let dual = leaves_of(Algorithm::Dual, &t);
+        for (name, l) in [("sss", &sss), ("dual", &dual)] {
+            prop_assert!(l.iter().all(|x| ab.contains(x)), "{} evaluated a leaf alpha-beta skips", name);
+            prop_assert_eq!(l.iter().collect::<BTreeSet<_>>().len(), l.len(), "{} evaluated a leaf twice", name);
+        }
+        prop_assert_eq!(&leaves_of(Algorithm::MtSss, &t), &sss, "MT-SSS* vs SSS*");
+        prop_assert_eq!(&leaves_of(Algorithm::MtDual, &t), &dual, "MT-Dual* vs Dual*");
+        let set = |l: Vec<Vec<u32>>| l.into_iter().collect::<BTreeSet<_>>();
+        prop_assert_eq!(set(leaves_of(Algorithm::RecSss, &t)), set(sss), "RecSSS* vs SSS*");
+        prop_assert_eq!(set(leaves_of(Algorithm::RecDual, &t)), set(dual), "RecDual* vs Dual*");
     }
 }
