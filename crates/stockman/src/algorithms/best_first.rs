@@ -11,15 +11,18 @@
 //! only child adds none), so comparing two nodes that are not ancestors of
 //! one another is comparing two integers.
 //!
-//! Case 3 (a LIVE node of the expanding role is replaced by all its
-//! children) does not create the children: it pushes one *batch* entry that
-//! stands for all of them, LIVE with the parent's merit, and each child is
-//! created only when it reaches the head of OPEN. In Dual\* on random trees
-//! half of the states pushed are purged before they are ever popped, so
-//! most of them now cost nothing. Counts, traces and the order of
-//! evaluation are those of the textbook's one-state-per-child OPEN list.
+//! Children are not created when they are pushed. Case 3 (a LIVE node of
+//! the expanding role is replaced by all its children) pushes one *batch*
+//! entry that stands for all of them, and cases 2 and 6 a batch of one; a
+//! child is created when it reaches the head of OPEN, and only if it is an
+//! interior node: a leaf is evaluated at once and goes back on OPEN as a
+//! bare entry (its parent, its label and its merit in the key), with no
+//! node in the arena. Most states of SSS\* and Dual\* are leaves, so the
+//! arena holds little more than the interior nodes of the current solution
+//! tree. Counts, traces and the order of evaluation are those of the
+//! textbook's one-state-per-node OPEN list.
 
-use super::open_queue::{ordered, Entry, OpenQueue};
+use super::open_queue::{ordered, unordered, Entry, OpenQueue};
 use crate::game::Game;
 use crate::observe::{Gamma, Observer, State, Status, Step};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
@@ -73,8 +76,12 @@ const NONE: u32 = u32::MAX;
 
 /// Marks a queue entry that stands for the pending children of a node.
 const BATCH: u32 = 1 << 31;
+/// Marks a queue entry that is a SOLVED leaf child of a node, kept without
+/// a node of its own: its index is in its label, its merit in its key.
+const LEAF: u32 = 1 << 30;
+const ID: u32 = LEAF - 1;
 
-/// A node of the arena.
+/// A node of the arena (an interior node, or the root).
 struct Node<P> {
     pos: P,
     parent: u32,
@@ -82,10 +89,13 @@ struct Node<P> {
     index: u32,
     /// Number of children, once the node has been expanded.
     nchildren: u32,
-    /// Case 3 only: children `next_child..nchildren` are still pending on
-    /// OPEN as one batch, LIVE with merit `h`. Otherwise `nchildren`.
+    /// Children `next_child..batch_end` are pending on OPEN as one batch,
+    /// LIVE with merit `h`.
     next_child: u32,
-    /// Live (created) children, as a singly linked list.
+    batch_end: u32,
+    /// SOLVED leaf children on OPEN, kept as bare entries.
+    leaves: u32,
+    /// Created children not yet solved, as a singly linked list.
     first_child: u32,
     next_sibling: u32,
     depth: u32,
@@ -99,7 +109,8 @@ struct Node<P> {
     /// pending children's).
     status: Option<Status>,
     h: Value,
-    /// The stamp of the node's entry on OPEN, or of its batch.
+    /// The stamp of the node's entry on OPEN, or of its batch and leaves;
+    /// 0 once the node is freed.
     stamp: u64,
 }
 
@@ -112,6 +123,8 @@ impl<P> Node<P> {
             index,
             nchildren: 0,
             next_child: 0,
+            batch_end: 0,
+            leaves: 0,
             first_child: NONE,
             next_sibling: NONE,
             depth,
@@ -149,17 +162,41 @@ impl<P> Node<P> {
         }
     }
 
-    /// The label and free bits of child `i` of `n`: `i` appended in
-    /// `ceil(log2 n)` bits; an only child shares its parent's label, so
-    /// chains of any length cost nothing. The bits must have been checked.
+    /// The label and free bits of child `i` of the node's `nchildren`: `i`
+    /// appended in `ceil(log2 n)` bits; an only child shares its parent's
+    /// label, so chains of any length cost nothing. The bits must have
+    /// been checked.
     #[inline]
-    fn child_label(&self, i: u32, n: u32) -> (u128, u32) {
+    fn child_label(&self, i: u32) -> (u128, u32) {
+        let n = self.nchildren;
         if n == 1 {
             return (self.label(), self.bits as u32);
         }
         let bits = self.bits as u32 - Self::child_bits(n);
         (self.label() | (i as u128) << bits, bits)
     }
+
+    /// The index of the child whose label is `label`.
+    #[inline]
+    fn child_index(&self, label: u128) -> u32 {
+        let n = self.nchildren;
+        if n == 1 {
+            return 0;
+        }
+        let need = Self::child_bits(n);
+        let bits = self.bits as u32 - need;
+        ((label >> bits) & ((1u128 << need) - 1)) as u32
+    }
+}
+
+/// What the head of OPEN was.
+enum Head {
+    /// A node's own state.
+    Node(u32, Status, Value),
+    /// Child `i` of a node, LIVE, not created yet.
+    Pending(u32, u32, Value),
+    /// Child `i` of a node, a SOLVED leaf.
+    Leaf(u32, u32, Value),
 }
 
 pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
@@ -170,8 +207,8 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     nodes: Vec<Node<G::Position>>,
     free: Vec<u32>,
     open: OpenQueue,
-    /// Live states on OPEN, pending children included (the queue also holds
-    /// stale, purged entries).
+    /// Live states on OPEN, pending children and leaves included (the
+    /// queue also holds stale, purged entries).
     live: usize,
     stamps: u64,
     /// Reused by purges, so that no step allocates.
@@ -182,6 +219,8 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     /// The moves of the node whose (label, depth) is `moves_of`.
     moves: Vec<G::Move>,
     moves_of: Option<(u128, u32)>,
+    /// The moves of a child just created, until it proves interior.
+    child_moves: Vec<G::Move>,
     /// The root child that decides the root, and its merit.
     best: Option<(u32, Value)>,
     // Trace bookkeeping (only with `O::STEPS`).
@@ -208,6 +247,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             obs,
             moves: Vec::new(),
             moves_of: None,
+            child_moves: Vec::new(),
             best: None,
             added: Vec::new(),
             purged: Vec::new(),
@@ -216,25 +256,43 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     }
 
     #[inline]
-    fn alloc(&mut self, node: Node<G::Position>) -> u32 {
+    fn alloc(&mut self, node: Node<G::Position>) -> Result<u32, SearchError> {
         if let Some(i) = self.free.pop() {
             self.nodes[i as usize] = node;
-            i
-        } else {
+            Ok(i)
+        } else if self.nodes.len() < ID as usize {
             self.nodes.push(node);
-            (self.nodes.len() - 1) as u32
+            Ok((self.nodes.len() - 1) as u32)
+        } else {
+            Err(SearchError::Unsupported {
+                reason: format!("the best-first search needs more than {ID} interior nodes at once"),
+            })
         }
+    }
+
+    /// Frees `c`, killing every entry that names it.
+    #[inline]
+    fn free_node(&mut self, c: u32) {
+        self.nodes[c as usize].stamp = 0;
+        self.free.push(c);
     }
 
     /// The path of 0-based child indices from the root to `n`.
     fn path(&self, mut n: u32) -> Vec<u32> {
-        let mut p = Vec::with_capacity(self.nodes[n as usize].depth as usize);
+        let mut p = Vec::with_capacity(self.nodes[n as usize].depth as usize + 1);
         while self.nodes[n as usize].parent != NONE {
             p.push(self.nodes[n as usize].index);
             n = self.nodes[n as usize].parent;
         }
         p.reverse();
         p
+    }
+
+    /// The path of child `i` of `p`.
+    fn child_path(&self, p: u32, i: u32) -> Vec<u32> {
+        let mut path = self.path(p);
+        path.push(i);
+        path
     }
 
     fn state_of(&self, n: u32, status: Status, h: Value) -> State {
@@ -245,24 +303,26 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    /// The state of pending child `i` of `p`.
-    fn pending_state(&self, p: u32, i: u32) -> State {
-        let mut node = self.path(p);
-        node.push(i);
-        State {
-            node,
-            status: Status::Live,
-            h: self.nodes[p as usize].h,
-        }
-    }
-
     #[inline]
     fn key(&self, h: Value) -> u32 {
         ordered(self.polarity.key(h))
     }
 
-    /// Puts `n` on OPEN. Only case 3 makes OPEN longer than before the
-    /// step's pop, so only it checks the limit (before pushing).
+    /// The merit whose key is `key` (the polarity's key is its own inverse).
+    #[inline]
+    fn merit(&self, key: u32) -> Value {
+        self.polarity.key(unordered(key))
+    }
+
+    #[inline]
+    fn note_push(&mut self, n: usize) {
+        self.live += n;
+        self.stats.open_pushes += n as u64;
+        self.stats.max_open = self.stats.max_open.max(self.live as u64);
+    }
+
+    /// Puts node `n`'s state on OPEN. Only case 3 makes OPEN longer than
+    /// before the step's pop, so only it checks the limit (before pushing).
     #[inline]
     fn push(&mut self, n: u32, status: Status, h: Value) {
         self.stamps += 1;
@@ -277,46 +337,63 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             key,
             node: n,
         });
-        self.live += 1;
-        self.stats.open_pushes += 1;
-        self.stats.max_open = self.stats.max_open.max(self.live as u64);
+        self.note_push(1);
         if O::STEPS {
             self.added.push(self.state_of(n, status, h));
         }
     }
 
-    /// Case 3: all `n` children of `j` go on OPEN, LIVE with merit `h`, as one batch.
-    fn push_batch(&mut self, j: u32, n: u32, h: Value) -> Result<(), SearchError> {
-        if self.live + n as usize > self.max_open {
-            self.budget.finish(&mut self.stats);
-            return Err(SearchError::OpenLimit {
-                limit: self.max_open,
-                stats: self.stats,
-            });
-        }
-        self.check_bits(j, n)?;
+    /// Children `from..to` of `p` go on OPEN, LIVE with merit `h`, as one
+    /// batch: all of them in case 3, one in cases 2 and 6.
+    #[inline]
+    fn push_batch(&mut self, p: u32, from: u32, to: u32, h: Value) {
         self.stamps += 1;
         let key = self.key(h);
-        let node = &mut self.nodes[j as usize];
-        node.next_child = 0;
+        let node = &mut self.nodes[p as usize];
+        node.next_child = from;
+        node.batch_end = to;
         node.h = h;
         node.stamp = self.stamps;
         self.open.push(Entry {
-            label: node.child_label(0, n).0,
+            label: node.child_label(from).0,
             stamp: self.stamps,
             key,
-            node: j | BATCH,
+            node: p | BATCH,
         });
-        self.live += n as usize;
-        self.stats.open_pushes += n as u64;
-        self.stats.max_open = self.stats.max_open.max(self.live as u64);
+        self.note_push((to - from) as usize);
         if O::STEPS {
-            for i in 0..n {
-                let s = self.pending_state(j, i);
-                self.added.push(s);
+            for i in from..to {
+                let node = self.child_path(p, i);
+                self.added.push(State {
+                    node,
+                    status: Status::Live,
+                    h,
+                });
             }
         }
-        Ok(())
+    }
+
+    /// Leaf child `i` of `p` goes on OPEN, SOLVED with merit `h`.
+    #[inline]
+    fn push_leaf(&mut self, p: u32, i: u32, h: Value) {
+        let key = self.key(h);
+        let node = &mut self.nodes[p as usize];
+        node.leaves += 1;
+        self.open.push(Entry {
+            label: node.child_label(i).0,
+            stamp: node.stamp,
+            key,
+            node: p | LEAF,
+        });
+        self.note_push(1);
+        if O::STEPS {
+            let node = self.child_path(p, i);
+            self.added.push(State {
+                node,
+                status: Status::Solved,
+                h,
+            });
+        }
     }
 
     /// Fails if the labels of `n` children of `p` would not fit in 128 bits.
@@ -343,51 +420,62 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let id = (node.label(), node.depth);
         if self.moves_of != Some(id) {
             self.moves.clear();
-            self.game.moves(&node.pos, &mut self.moves);
+            if node.depth < self.horizon {
+                self.game.moves(&node.pos, &mut self.moves);
+            }
             self.moves_of = Some(id);
         }
     }
 
-    /// Creates child `i` of the `n` children of `parent` (whose moves are in
-    /// `self.moves`, and whose bits are checked) and links it first in the
-    /// parent's live-children list.
+    /// Drops the pending children and the leaves of `c` from OPEN.
     #[inline]
-    fn child(&mut self, parent: u32, i: u32, n: u32) -> u32 {
-        let p = &self.nodes[parent as usize];
-        let pos = self.game.play(&p.pos, self.moves[i as usize]);
-        let (label, bits) = p.child_label(i, n);
-        let (depth, next) = (p.depth + 1, p.first_child);
-        let role = self.game.role(&pos);
-        let mut node = Node::new(pos, parent, i, depth, role, label, bits);
-        node.next_sibling = next;
-        let c = self.alloc(node);
-        self.nodes[parent as usize].first_child = c;
-        c
-    }
-
-    /// Drops the pending children of `c` from OPEN.
-    #[inline]
-    fn purge_batch(&mut self, c: u32) {
+    fn purge_children(&mut self, c: u32) {
         let node = &self.nodes[c as usize];
-        let (from, n) = (node.next_child, node.nchildren);
-        if from < n {
-            self.live -= (n - from) as usize;
-            self.stats.open_purged += (n - from) as u64;
-            if O::STEPS {
-                let key = self.key(node.h);
-                for i in from..n {
-                    let label = self.nodes[c as usize].child_label(i, n).0;
-                    let s = self.pending_state(c, i);
-                    self.purged.push(((key, label), s));
-                }
-            }
-            self.nodes[c as usize].next_child = n;
+        let (from, to, leaves) = (node.next_child, node.batch_end, node.leaves);
+        let gone = (to.saturating_sub(from) + leaves) as usize;
+        if gone == 0 {
+            return;
         }
+        self.live -= gone;
+        self.stats.open_purged += gone as u64;
+        if O::STEPS {
+            let key = self.key(node.h);
+            for i in from..to {
+                let label = self.nodes[c as usize].child_label(i).0;
+                let s = State {
+                    node: self.child_path(c, i),
+                    status: Status::Live,
+                    h: self.nodes[c as usize].h,
+                };
+                self.purged.push(((key, label), s));
+            }
+            // The leaves have no node: find their entries (traces only).
+            let nodes = &self.nodes;
+            let found: Vec<Entry> = self
+                .open
+                .entries()
+                .filter(|e| e.node == c | LEAF && is_live(nodes, e))
+                .copied()
+                .collect();
+            debug_assert_eq!(found.len(), leaves as usize);
+            for e in found {
+                let i = self.nodes[c as usize].child_index(e.label);
+                let s = State {
+                    node: self.child_path(c, i),
+                    status: Status::Solved,
+                    h: self.merit(e.key),
+                };
+                self.purged.push(((e.key, e.label), s));
+            }
+        }
+        let node = &mut self.nodes[c as usize];
+        node.next_child = node.batch_end;
+        node.leaves = 0;
     }
 
     /// Removes every descendant of `p` from OPEN and frees it.
     fn purge_below(&mut self, p: u32) {
-        self.purge_batch(p);
+        self.purge_children(p);
         let mut stack = std::mem::take(&mut self.stack);
         stack.push(self.nodes[p as usize].first_child);
         self.nodes[p as usize].first_child = NONE;
@@ -404,13 +492,13 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                         self.purged.push((key, s));
                     }
                 }
-                self.purge_batch(c);
+                self.purge_children(c);
                 let node = &self.nodes[c as usize];
                 if node.first_child != NONE {
                     stack.push(node.first_child);
                 }
                 let next = node.next_sibling;
-                self.free.push(c);
+                self.free_node(c);
                 c = next;
             }
         }
@@ -424,15 +512,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    /// Frees `c`, the only live child of its parent.
-    fn release(&mut self, c: u32) {
-        let p = self.nodes[c as usize].parent;
-        self.nodes[p as usize].first_child = NONE;
-        self.free.push(c);
-    }
-
-    fn note_root_child(&mut self, j: u32, h: Value) {
-        let index = self.nodes[j as usize].index;
+    fn note_root_child(&mut self, index: u32, h: Value) {
         match self.best {
             // Under the sequential role, merits only improve: a change is a new best.
             Some((_, old)) if old == h => {}
@@ -440,41 +520,137 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    /// Pops the head of OPEN: the node, its status and merit. A batch's
-    /// next child is created here, and the rest of the batch stays on top.
+    /// Pops the head of OPEN. A batch gives up its next child, and the rest
+    /// of the batch stays on top.
     #[inline]
-    fn pop(&mut self) -> (u32, Status, Value) {
+    fn pop(&mut self) -> Head {
         let nodes = &self.nodes;
         let e = self
             .open
             .pop(|e| is_live(nodes, e))
             .expect("OPEN is never empty before the root is solved");
         self.live -= 1;
-        if e.node & BATCH == 0 {
+        if e.node & (BATCH | LEAF) == 0 {
             let (status, h) = self.nodes[e.node as usize]
                 .take_state()
                 .expect("a node on OPEN has a state");
-            return (e.node, status, h);
+            return Head::Node(e.node, status, h);
         }
-        let p = e.node & !BATCH;
+        let p = e.node & ID;
+        if e.node & LEAF != 0 {
+            let node = &mut self.nodes[p as usize];
+            node.leaves -= 1;
+            return Head::Leaf(p, node.child_index(e.label), self.merit(e.key));
+        }
         let node = &mut self.nodes[p as usize];
-        let (i, n, h) = (node.next_child, node.nchildren, node.h);
+        let (i, h) = (node.next_child, node.h);
         node.next_child = i + 1;
-        if i + 1 < n {
+        if i + 1 < node.batch_end {
             // Still the left-most of its key: the popped child's descendants
             // will go on top of it.
-            let label = node.child_label(i + 1, n).0;
+            let label = node.child_label(i + 1).0;
             self.open.push(Entry { label, ..e });
         }
+        Head::Pending(p, i, h)
+    }
+
+    /// Cases 2 and 3: node `j`, LIVE with merit `h` and with its moves in
+    /// `self.moves`, is replaced by its children.
+    fn expand(&mut self, j: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
+        let n = self.moves.len() as u32;
+        self.stats.nodes_expanded += 1;
+        self.check_bits(j, n)?;
+        let node = &mut self.nodes[j as usize];
+        node.nchildren = n;
+        if node.role == all_role {
+            if self.live + n as usize > self.max_open {
+                self.budget.finish(&mut self.stats);
+                return Err(SearchError::OpenLimit {
+                    limit: self.max_open,
+                    stats: self.stats,
+                });
+            }
+            self.push_batch(j, 0, n, h);
+            Ok(Gamma::ExpandAll)
+        } else {
+            self.push_batch(j, 0, 1, h);
+            Ok(Gamma::ExpandFirst)
+        }
+    }
+
+    /// Child `i` of `p`, LIVE with merit `h`, reached the head: it is
+    /// evaluated if it is a leaf (case 1), or created and expanded.
+    fn visit_child(&mut self, p: u32, i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
+        self.budget.visit(&mut self.stats)?;
         self.moves_of(p);
-        (self.child(p, i, n), Status::Live, h)
+        let parent = &self.nodes[p as usize];
+        let pos = self.game.play(&parent.pos, self.moves[i as usize]);
+        let depth = parent.depth + 1;
+        let mut kids = std::mem::take(&mut self.child_moves);
+        kids.clear();
+        if depth < self.horizon {
+            self.game.moves(&pos, &mut kids);
+        }
+        if kids.is_empty() {
+            self.child_moves = kids;
+            self.stats.leaf_evals += 1;
+            let v = checked(self.game.evaluate(&pos))?;
+            if O::PATHS {
+                let path = self.child_path(p, i);
+                self.obs.leaf(&path, v);
+            }
+            self.push_leaf(p, i, self.polarity.clip(h, v));
+            return Ok(Gamma::Evaluate);
+        }
+        let (label, bits) = parent.child_label(i);
+        let role = self.game.role(&pos);
+        let mut node = Node::new(pos, p, i, depth, role, label, bits);
+        node.next_sibling = parent.first_child;
+        let c = self.alloc(node)?;
+        self.nodes[p as usize].first_child = c;
+        self.child_moves = std::mem::replace(&mut self.moves, kids);
+        self.moves_of = Some((label, depth));
+        self.expand(c, h, all_role)
+    }
+
+    /// Cases 4, 5 and 6: child `i` of `p` is SOLVED with merit `h`; `j` is
+    /// its node, if it has one.
+    fn solved(&mut self, p: u32, i: u32, j: Option<u32>, h: Value, root: u32, all_role: Role) -> Gamma {
+        let at_root = p == root;
+        if self.nodes[p as usize].role == all_role {
+            if at_root {
+                self.best = Some((i, h));
+            }
+            if let Some(j) = j {
+                // Already popped: it leaves with its siblings.
+                debug_assert!(self.nodes[j as usize].status.is_none());
+            }
+            self.purge_below(p);
+            self.push(p, Status::Solved, h);
+            return Gamma::SolveParentPurge;
+        }
+        if at_root {
+            self.note_root_child(i, h);
+        }
+        if let Some(j) = j {
+            // The only created child of a node of the sequential role.
+            self.nodes[p as usize].first_child = NONE;
+            self.free_node(j);
+        }
+        let next = i + 1;
+        if next == self.nodes[p as usize].nchildren {
+            self.push(p, Status::Solved, h);
+            Gamma::SolveParent
+        } else {
+            self.push_batch(p, next, next + 1, h);
+            Gamma::NextSibling
+        }
     }
 
     pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
         let pos = self.game.root();
         let role = self.game.role(&pos);
-        let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, u128::BITS));
-        self.nodes[root as usize].next_sibling = NONE;
+        let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, u128::BITS))?;
         if self.max_open == 0 {
             self.budget.finish(&mut self.stats);
             return Err(SearchError::OpenLimit {
@@ -485,33 +661,38 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.push(root, Status::Live, self.polarity.start());
         let all_role = self.polarity.all_role();
         let value = loop {
-            let (j, status, h) = self.pop();
+            let head = self.pop();
             if O::STEPS {
                 self.added.clear();
                 self.purged.clear();
             }
             let popped = if O::STEPS {
-                Some(self.state_of(j, status, h))
+                Some(match head {
+                    Head::Node(j, status, h) => self.state_of(j, status, h),
+                    Head::Pending(p, i, h) => State {
+                        node: self.child_path(p, i),
+                        status: Status::Live,
+                        h,
+                    },
+                    Head::Leaf(p, i, h) => State {
+                        node: self.child_path(p, i),
+                        status: Status::Solved,
+                        h,
+                    },
+                })
             } else {
                 None
             };
-            let case;
-            match status {
-                Status::Solved if j == root => {
+            let case = match head {
+                Head::Node(j, Status::Solved, h) if j == root => {
                     self.emit(popped, Gamma::Finish);
                     break h;
                 }
-                Status::Live => {
+                Head::Node(j, Status::Live, h) => {
+                    // The root: the only node pushed LIVE with a node of its own.
                     self.budget.visit(&mut self.stats)?;
-                    let node = &self.nodes[j as usize];
-                    let n = if node.depth < self.horizon {
-                        self.moves_of(j);
-                        self.moves.len() as u32
-                    } else {
-                        0
-                    };
-                    if n == 0 {
-                        case = Gamma::Evaluate;
+                    self.moves_of(j);
+                    if self.moves.is_empty() {
                         self.stats.leaf_evals += 1;
                         let v = checked(self.game.evaluate(&self.nodes[j as usize].pos))?;
                         if O::PATHS {
@@ -519,51 +700,19 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                             self.obs.leaf(&path, v);
                         }
                         self.push(j, Status::Solved, self.polarity.clip(h, v));
+                        Gamma::Evaluate
                     } else {
-                        self.stats.nodes_expanded += 1;
-                        let node = &mut self.nodes[j as usize];
-                        node.nchildren = n;
-                        node.next_child = n;
-                        if node.role == all_role {
-                            case = Gamma::ExpandAll;
-                            self.push_batch(j, n, h)?;
-                        } else {
-                            case = Gamma::ExpandFirst;
-                            self.check_bits(j, n)?;
-                            let c = self.child(j, 0, n);
-                            self.push(c, Status::Live, h);
-                        }
+                        self.expand(j, h, all_role)?
                     }
                 }
-                Status::Solved => {
-                    let p = self.nodes[j as usize].parent;
-                    let at_root = p == root;
-                    if self.nodes[p as usize].role == all_role {
-                        case = Gamma::SolveParentPurge;
-                        if at_root {
-                            self.best = Some((self.nodes[j as usize].index, h));
-                        }
-                        self.purge_below(p);
-                        self.push(p, Status::Solved, h);
-                    } else {
-                        if at_root {
-                            self.note_root_child(j, h);
-                        }
-                        let next = self.nodes[j as usize].index + 1;
-                        let n = self.nodes[p as usize].nchildren;
-                        self.release(j);
-                        if next == n {
-                            case = Gamma::SolveParent;
-                            self.push(p, Status::Solved, h);
-                        } else {
-                            case = Gamma::NextSibling;
-                            self.moves_of(p);
-                            let c = self.child(p, next, n);
-                            self.push(c, Status::Live, h);
-                        }
-                    }
+                Head::Node(j, Status::Solved, h) => {
+                    let node = &self.nodes[j as usize];
+                    let (p, i) = (node.parent, node.index);
+                    self.solved(p, i, Some(j), h, root, all_role)
                 }
-            }
+                Head::Pending(p, i, h) => self.visit_child(p, i, h, all_role)?,
+                Head::Leaf(p, i, h) => self.solved(p, i, None, h, root, all_role),
+            };
             self.emit(popped, case);
         };
         self.stats.passes = 1;
@@ -588,15 +737,27 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let nodes = &self.nodes;
         let mut open: Vec<((u32, u128), State)> = Vec::new();
         for e in self.open.entries().filter(|e| is_live(nodes, e)) {
-            if e.node & BATCH == 0 {
-                let (s, h) = self.nodes[e.node as usize].state().expect("on OPEN");
-                open.push(((e.key, e.label), self.state_of(e.node, s, h)));
+            let p = e.node & ID;
+            if e.node & (BATCH | LEAF) == 0 {
+                let (s, h) = self.nodes[p as usize].state().expect("on OPEN");
+                open.push(((e.key, e.label), self.state_of(p, s, h)));
+            } else if e.node & LEAF != 0 {
+                let i = self.nodes[p as usize].child_index(e.label);
+                let s = State {
+                    node: self.child_path(p, i),
+                    status: Status::Solved,
+                    h: self.merit(e.key),
+                };
+                open.push(((e.key, e.label), s));
             } else {
-                let p = e.node & !BATCH;
                 let node = &self.nodes[p as usize];
-                for i in node.next_child..node.nchildren {
-                    let label = node.child_label(i, node.nchildren).0;
-                    open.push(((e.key, label), self.pending_state(p, i)));
+                for i in node.next_child..node.batch_end {
+                    let s = State {
+                        node: self.child_path(p, i),
+                        status: Status::Live,
+                        h: node.h,
+                    };
+                    open.push(((e.key, node.child_label(i).0), s));
                 }
             }
         }
@@ -617,16 +778,20 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 }
 
 /// Whether a queue entry is current: a node's state not yet popped or
-/// purged (nor left behind by a recycled arena slot), or a batch with
-/// children still pending.
+/// purged (nor left behind by a freed or recycled arena slot), a batch with
+/// children still pending, or a leaf whose parent's children were not purged.
 #[inline]
 fn is_live<P>(nodes: &[Node<P>], e: &Entry) -> bool {
-    if e.node & BATCH == 0 {
-        let n = &nodes[e.node as usize];
-        n.stamp == e.stamp && n.status.is_some()
+    let n = &nodes[(e.node & ID) as usize];
+    if n.stamp != e.stamp {
+        return false;
+    }
+    if e.node & BATCH != 0 {
+        n.next_child < n.batch_end
+    } else if e.node & LEAF != 0 {
+        true
     } else {
-        let n = &nodes[(e.node & !BATCH) as usize];
-        n.stamp == e.stamp && n.next_child < n.nchildren
+        n.status.is_some()
     }
 }
 
@@ -637,7 +802,7 @@ mod tests {
     /// What one node of the arena costs on a random tree (`docs/performance.md`).
     #[test]
     fn node_sizes() {
-        assert_eq!(std::mem::size_of::<Node<crate::RandomNode>>(), 80);
+        assert_eq!(std::mem::size_of::<Node<crate::RandomNode>>(), 88);
         assert_eq!(std::mem::size_of::<Entry>(), 32);
     }
 }

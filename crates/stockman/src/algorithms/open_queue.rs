@@ -49,6 +49,12 @@ pub(crate) fn ordered(key: i32) -> u32 {
     (key as u32) ^ 0x8000_0000
 }
 
+/// The inverse of [`ordered`].
+#[inline]
+pub(crate) fn unordered(key: u32) -> i32 {
+    (key ^ 0x8000_0000) as i32
+}
+
 /// A monotone min-queue of [`Entry`] keyed by `(key, label)`, for pushes
 /// that respect SSS\*'s order of ties (see the module documentation).
 pub(crate) struct OpenQueue {
