@@ -878,3 +878,59 @@ fn trace_takes_exactly_one_algorithm_and_a_good_file() {
     let run = ok(&["trace", "--algo", "mtdf", "--random", "width=3,depth=3,seed=1"]);
     assert_contains(&run.stdout, &["# mtdf trace\n", "pass 1: window"]);
 }
+
+// ------------------------------------------- the hand-worked SSS* trace
+
+// `stockman trace --algo sss` on a small ragged tree, checked line by line
+// against a trace worked out by hand from Stockman's pseudocode (the Gamma
+// operator, cases 1-6). The tree and the trace live in
+// `crates/stockman/tests/data/` (`sss_hand_trace.tree`, `sss_hand_trace.txt`;
+// `README.md` there explains the derivation). Every line must match exactly:
+// the pseudocode does not order the states a purge removes, and both the
+// program and the hand trace list them in the order they stood on OPEN.
+
+/// The hand-worked data, read through this crate's manifest directory.
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../stockman/tests/data");
+
+/// Fails with the first differing line (1-based), showing both lines.
+#[track_caller]
+fn assert_same_trace(golden_name: &str, want: &str, got: &str) {
+    let want: Vec<&str> = want.lines().collect();
+    let got: Vec<&str> = got.lines().collect();
+    for i in 0..want.len().max(got.len()) {
+        let (w, g) = (want.get(i), got.get(i));
+        let equal = match (w, g) {
+            (Some(w), Some(g)) => w == g,
+            _ => false,
+        };
+        assert!(
+            equal,
+            "trace differs from {golden_name} at line {}:\n  golden:  {}\n  program: {}",
+            i + 1,
+            w.copied().unwrap_or("<end of file>"),
+            g.copied().unwrap_or("<end of output>"),
+        );
+    }
+}
+
+#[test]
+fn sss_trace_matches_the_hand_worked_trace() {
+    let tree = format!("{DATA}/sss_hand_trace.tree");
+    let golden = format!("{DATA}/sss_hand_trace.txt");
+    let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| panic!("read {golden}: {e}"));
+    let got = ok(&["trace", "--algo", "sss", "--tree", &tree]).stdout;
+    assert_same_trace("sss_hand_trace.txt", &want, &got);
+}
+
+/// The golden file keeps covering what it was built to cover: every Gamma
+/// case, and a case-4 purge below the parent's children.
+#[test]
+fn the_hand_worked_trace_exercises_every_case() {
+    let golden = format!("{DATA}/sss_hand_trace.txt");
+    let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| panic!("read {golden}: {e}"));
+    for case in 0..=6 {
+        assert!(want.contains(&format!(", case {case}: ")), "no case {case} in {golden}");
+    }
+    // Step 23 solves the root and purges (3.2.2.1, ..), four levels below it.
+    assert!(want.contains("  purge (2, SOLVED, 5) (3.2.1, SOLVED, 4) (3.2.2.1, SOLVED, 3)\n"));
+}
