@@ -142,7 +142,7 @@ const NO_BEST: u64 = 0xFF;
 /// | 0, 1, 2 | the full 64-bit key of slots 0, 1, 2, plus one (0 marks an empty slot) |
 /// | 3, 4, 5 | the lower bound (low half) and upper bound (high half) of slots 0, 1, 2, as `i32` |
 /// | 6 | the drafts of slots 0 (low half) and 1 (high half) |
-/// | 7 | the draft of slot 2 (low half), then one byte per slot for the best move's index |
+/// | 7 | the draft of slot 2 (low half), one byte per slot for the best move's index, and the bucket's generation (top byte) |
 ///
 /// A best-move index of 255 or more is not kept (the entry then has no
 /// move hint, which can only cost nodes). The key `u64::MAX`, which cannot
@@ -166,13 +166,17 @@ const NO_BEST: u64 = 0xFF;
 /// concern: Connect Four's key is unique.)
 ///
 /// The table is a zeroed allocation, so a large table costs nothing until
-/// it is written to.
+/// it is written to. [`Table::clear`] costs nothing either: it starts a new
+/// generation, and a bucket stamped with an older one reads as empty (every
+/// 256th clear rewrites the whole table, so that old stamps never come back).
 #[derive(Debug)]
 pub struct FixedTable {
     /// The buckets' words, starting at `offset` (the first 64-byte boundary).
     words: Vec<u64>,
     offset: usize,
     mask: usize,
+    /// The current generation: buckets stamped otherwise are empty.
+    generation: u64,
 }
 
 impl FixedTable {
@@ -202,8 +206,12 @@ impl FixedTable {
             words,
             offset,
             mask: buckets - 1,
+            generation: 0,
         }
     }
+
+    /// Where word 7 keeps the bucket's generation.
+    const GENERATION_SHIFT: u32 = 56;
 
     /// The index of the first word of `words` on a 64-byte boundary.
     fn aligned_offset(words: &[u64]) -> usize {
@@ -296,6 +304,7 @@ impl Clone for FixedTable {
         let n = self.bytes() / 8;
         let (dst, src) = (t.offset, self.offset);
         t.words[dst..dst + n].copy_from_slice(&self.words[src..src + n]);
+        t.generation = self.generation;
         t
     }
 }
@@ -305,6 +314,9 @@ impl Table for FixedTable {
     fn probe(&mut self, key: u64) -> Option<Entry> {
         let tag = key.wrapping_add(1);
         let w = self.bucket(key);
+        if w[7] >> Self::GENERATION_SHIFT != self.generation {
+            return None; // stored before the last clear
+        }
         let slot = (0..SLOTS).find(|&s| w[s] == tag && tag != 0)?;
         let best = Self::best(w, slot);
         Some(Entry {
@@ -321,7 +333,12 @@ impl Table for FixedTable {
         if tag == 0 {
             return; // the one key that cannot be told from an empty slot
         }
+        let generation = self.generation;
         let w = self.bucket_mut(key);
+        if w[7] >> Self::GENERATION_SHIFT != generation {
+            *w = [0; WORDS];
+            w[7] = generation << Self::GENERATION_SHIFT;
+        }
         if let Some(slot) = (0..SLOTS).find(|&s| w[s] == tag) {
             Self::write(w, slot, tag, &entry);
             return;
@@ -343,7 +360,10 @@ impl Table for FixedTable {
     }
 
     fn clear(&mut self) {
-        self.words.iter_mut().for_each(|k| *k = 0);
+        self.generation = (self.generation + 1) % 256;
+        if self.generation == 0 {
+            self.words.iter_mut().for_each(|k| *k = 0);
+        }
     }
 }
 
@@ -471,6 +491,24 @@ mod tests {
         assert_eq!(held(&mut t, 0..10), [5, 4, 3]);
         t.clear();
         assert_eq!(held(&mut t, 0..10), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn clear_starts_a_generation() {
+        let mut t = FixedTable::with_buckets(2);
+        // Through two wraps of the generation counter: nothing from before a
+        // clear is ever found again, and a cleared bucket fills up afresh.
+        for round in 0..600u64 {
+            for k in 0..3 {
+                assert_eq!(t.probe(k), None, "round {round}");
+            }
+            t.store(round % 3, entry(round as Value, 1));
+            assert_eq!(t.probe(round % 3).unwrap().lower, round as Value);
+            t.clear();
+        }
+        let w = t.words.clone();
+        t.clear();
+        assert_eq!(t.words, w, "a clear writes nothing");
     }
 
     #[test]
