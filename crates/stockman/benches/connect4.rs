@@ -24,7 +24,11 @@
 //! the high 32, so the raw key, below 2^49, would collide).
 //!
 //! Both sides search from scratch each time, with a fresh table of 16 MiB,
-//! iterative deepening 1, 2, ..., `DEPTH`. The crate shuffles the root moves
+//! iterative deepening 1, 2, ..., `DEPTH`. Like the crate, which never
+//! looks up or stores a position at depth 0, our plain contenders run with
+//! [`SearchOptions::table_at_horizon`] off; the `+leaves` ones keep the
+//! library's default (horizon positions in the table, which the MT drivers'
+//! equivalence to SSS\* needs). The crate shuffles the root moves
 //! at random (`choose_move`), so its node counts vary from run to run.
 //!
 //! # The clock
