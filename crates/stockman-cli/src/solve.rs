@@ -86,6 +86,12 @@ fn parse_tt_mb(s: &str) -> Result<usize, String> {
     if !(1..=MAX_TT_MB).contains(&mb) {
         return Err(format!("`{s}`: the table size must be 1 to {MAX_TT_MB} MiB"));
     }
+    // Ask for the memory once, untouched, so that a table the machine cannot
+    // hold is an error here and not an abort in the middle of a search.
+    let mut probe: Vec<u64> = Vec::new();
+    probe
+        .try_reserve_exact(mb << 17)
+        .map_err(|_| format!("`{s}`: cannot allocate a table of {mb} MiB on this machine"))?;
     Ok(mb)
 }
 

@@ -523,6 +523,16 @@ fn table_sizes_are_checked() {
         assert_contains(&run.stderr, &["--tt-mb", message]);
         assert_eq!(run.stdout, "");
     }
+    // The largest size: solved, or refused with a message where the
+    // machine cannot hold it; never an abort.
+    let run = stockman(&["solve", "--tree", f.arg(), "--algo", "mtdf", "--tt-mb", "1048576"]);
+    match run.code {
+        Some(0) => assert_contains(&run.stdout, &["mtdf"]),
+        _ => {
+            assert_eq!(run.code, Some(2), "{run:?}");
+            assert_contains(&run.stderr, &["cannot allocate a table of 1048576 MiB"]);
+        }
+    }
 }
 
 /// Without the table at the horizon the values and the positions visited
