@@ -6,9 +6,9 @@
 //! `cargo test -p stockman --test connect4 -- --ignored --nocapture`.
 
 use proptest::prelude::*;
-use stockman::algorithms::{alphabeta, minimax, negascout};
+use stockman::algorithms::{alphabeta, iterative, minimax, negascout};
 use stockman::games::ConnectFour;
-use stockman::{Algorithm, Game, Role, SearchOptions, Stats, TableSize, Value};
+use stockman::{Algorithm, FixedTable, Game, NoObserver, Role, SearchOptions, Stats, TableSize, Value};
 
 /// The table of the easy sets. Their searches store at most a few thousand
 /// entries, and each search allocates and fills its own table, which takes
@@ -177,6 +177,67 @@ fn test_l1_r1() {
 fn test_l1_r2_first_20() {
     check_set("Test_L1_R2", L1_R2, Algorithm::Mtdf, HARD_TABLE, Some(20));
 }
+
+/// A table of two buckets (six entries) is far too small for any of these
+/// searches: positions evict each other all the time, which costs nodes and
+/// never changes a value, exact or at a fixed depth.
+#[test]
+fn a_tiny_table_costs_nodes_never_values() {
+    let opts = SearchOptions {
+        table_move_first: true,
+        ..Default::default()
+    };
+    let set = load(L2_R1);
+    let mut totals = Vec::new();
+    for algo in [
+        Algorithm::MtdBi,
+        Algorithm::Mtdf,
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+    ] {
+        let (mut tiny_nodes, mut large_nodes) = (0, 0);
+        for &(moves, score) in &set[..100] {
+            let game = ConnectFour::from_moves(moves).unwrap();
+            let mut tiny = FixedTable::with_buckets(2);
+            let out = algo.search_in(&game, &opts, &mut NoObserver, &mut tiny).unwrap();
+            assert_eq!(out.value, Some(score), "{algo} at {moves}");
+            tiny_nodes += out.stats.nodes;
+            let mut large = FixedTable::with_megabytes(4);
+            large_nodes += algo
+                .search_in(&game, &opts, &mut NoObserver, &mut large)
+                .unwrap()
+                .stats
+                .nodes;
+        }
+        assert!(tiny_nodes > large_nodes, "{algo}: {tiny_nodes} <= {large_nodes}");
+        totals.push(tiny_nodes);
+    }
+    assert_eq!(totals, TINY_TABLE_NODES);
+    // Fixed depth, heuristic values, iterative deepening through the same tiny table.
+    for seed in 0..20 {
+        let moves = random_moves(1000 + seed, 8 + (seed % 10) as usize);
+        let game = ConnectFour::from_moves(&moves).unwrap().with_heuristic();
+        let opts = SearchOptions {
+            depth: Some(5),
+            ..Default::default()
+        };
+        let want = minimax::search(&game, &opts).unwrap().value;
+        for algo in [
+            Algorithm::Mtdf,
+            Algorithm::MtdBi,
+            Algorithm::NegaScout,
+            Algorithm::MtSss,
+        ] {
+            let mut tiny = FixedTable::with_buckets(2);
+            let out = iterative::search_in(&game, algo, &opts, &mut NoObserver, &mut tiny).unwrap();
+            assert_eq!(out.value, want, "{algo}+id at {moves}");
+        }
+    }
+}
+
+/// Positions visited by MTD(bi), MTD(f), alpha-beta and NegaScout on the
+/// first 100 positions of `Test_L2_R1` with a table of two buckets.
+const TINY_TABLE_NODES: [u64; 4] = [56_151, 140_075, 96_649, 38_328];
 
 #[test]
 fn sets_parse_and_scores_are_in_range() {
