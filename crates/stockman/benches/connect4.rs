@@ -36,7 +36,10 @@
 //! (`CLOCK_THREAD_CPUTIME_ID`), not wall-clock time; set `C4_WALL=1` for
 //! wall-clock time. After criterion's report it prints the ratio of our best
 //! search to the crate's best, per position and overall (geometric mean of
-//! the medians).
+//! the medians); then it times every contender again, once per round, round
+//! robin (`C4_ROUNDS`, default 15), and prints the same ratios: criterion
+//! times one contender's samples in a block, and on a shared machine a
+//! change of load between blocks shows up as a difference between contenders.
 
 use criterion::{Criterion, SamplingMode};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
@@ -437,17 +440,9 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// Prints the medians and the ratio of our best search to theirs.
-fn summary(clock: Clock) {
-    let samples = SAMPLES.lock().expect("samples");
-    if samples.is_empty() {
-        return; // nothing was timed (`--list`, or a filter that matched nothing)
-    }
-    let what = match clock {
-        Clock::Cpu => "thread CPU time",
-        Clock::Wall => "wall-clock time",
-    };
-    println!("\nconnect4 depth {DEPTH}: median {what} per search (ms); ratio = best stockman / best minimax");
+/// Prints the medians of `samples` and the ratio of our best search to theirs.
+fn summary(title: &str, samples: &BTreeMap<(&'static str, &'static str), Vec<f64>>) {
+    println!("\n{title}");
     let mut logs = Vec::new();
     for case in &CASES {
         let get = |who: &str| samples.get(&(case.moves, who)).map(|v| median(v));
@@ -482,11 +477,66 @@ fn summary(clock: Clock) {
     }
 }
 
+/// Rounds of the interleaved measurement (`C4_ROUNDS`, default 15; 0 skips it).
+fn rounds() -> usize {
+    std::env::var("C4_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15)
+}
+
+/// Times every contender once per round, round-robin, so that a change of
+/// the machine's load hits every contender alike (criterion times one
+/// contender's samples in a block); returns seconds per search.
+fn interleaved(clock: Clock, rounds: usize) -> BTreeMap<(&'static str, &'static str), Vec<f64>> {
+    let mut out: BTreeMap<(&'static str, &'static str), Vec<f64>> = BTreeMap::new();
+    for case in &CASES {
+        let g = game(case.moves);
+        for _ in 0..rounds {
+            for ours in OURS {
+                let opts = our_options(DEPTH, ours.table_at_horizon);
+                let took = clock.time(1, || {
+                    std::hint::black_box(iterative::search(&g, ours.algo, &opts).expect("search"));
+                });
+                out.entry((case.moves, ours.name)).or_default().push(took.as_secs_f64());
+            }
+            for theirs in Theirs::ALL {
+                let took = clock.time(1, || {
+                    let mut s = theirs.searcher(g, DEPTH);
+                    std::hint::black_box(s.choose_move(&g.root()));
+                });
+                out.entry((case.moves, theirs.name()))
+                    .or_default()
+                    .push(took.as_secs_f64());
+            }
+        }
+    }
+    out
+}
+
 fn main() {
     check();
     let clock = Clock::from_env();
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c, clock);
     c.final_summary();
-    summary(clock);
+    let samples = SAMPLES.lock().expect("samples").clone();
+    if samples.is_empty() {
+        return; // nothing was timed (`--list`, or a filter that matched nothing)
+    }
+    let what = match clock {
+        Clock::Cpu => "thread CPU time",
+        Clock::Wall => "wall-clock time",
+    };
+    summary(
+        &format!("connect4 depth {DEPTH}: median {what} per search (ms) of criterion's samples; ratio = best stockman / best minimax"),
+        &samples,
+    );
+    let rounds = rounds();
+    if rounds > 0 {
+        summary(
+            &format!("connect4 depth {DEPTH}: median {what} per search (ms), {rounds} interleaved rounds; ratio = best stockman / best minimax"),
+            &interleaved(clock, rounds),
+        );
+    }
 }
