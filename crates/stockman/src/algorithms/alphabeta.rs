@@ -226,6 +226,9 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             self.exact = p.entry.lower == p.entry.upper;
             return Ok(v);
         }
+        if self.cx.at_horizon(ply) {
+            return self.leaf(pos, &p);
+        }
         let moves = self.cx.moves(pos, ply);
         if moves.is_empty() {
             self.cx.give_back(ply, moves);
