@@ -62,8 +62,13 @@ pub struct SearchArgs {
     pub max_open: usize,
     /// Transposition table of fixed size in MiB (default: an unbounded table
     /// for the MT drivers and none for the baselines).
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = parse_tt_mb)]
     pub tt_mb: Option<usize>,
+    /// Keep positions at the depth limit (--depth) out of the transposition
+    /// table: one memory access less per leaf, but the MT drivers then
+    /// evaluate a leaf again in every pass that reaches it.
+    #[arg(long)]
+    pub no_horizon_table: bool,
     /// MTD(f)'s first guess.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
@@ -71,6 +76,23 @@ pub struct SearchArgs {
 
 fn parse_role(s: &str) -> Result<Role, String> {
     s.parse()
+}
+
+/// The largest table `--tt-mb` accepts: 1 TiB.
+const MAX_TT_MB: usize = 1 << 20;
+
+fn parse_tt_mb(s: &str) -> Result<usize, String> {
+    let mb: usize = s.parse().map_err(|_| format!("`{s}` is not a whole number of MiB"))?;
+    if !(1..=MAX_TT_MB).contains(&mb) {
+        return Err(format!("`{s}`: the table size must be 1 to {MAX_TT_MB} MiB"));
+    }
+    // Ask for the memory once, untouched, so that a table the machine cannot
+    // hold is an error here and not an abort in the middle of a search.
+    let mut probe: Vec<u64> = Vec::new();
+    probe
+        .try_reserve_exact(mb << 17)
+        .map_err(|_| format!("`{s}`: cannot allocate a table of {mb} MiB on this machine"))?;
+    Ok(mb)
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -112,6 +134,7 @@ impl SearchArgs {
             table: self.tt_mb.map_or(TableSize::Unbounded, TableSize::Megabytes),
             first_guess: self.first_guess,
             table_move_first: false,
+            table_at_horizon: !self.no_horizon_table,
         }
     }
 }

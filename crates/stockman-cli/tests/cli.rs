@@ -511,6 +511,62 @@ fn a_huge_time_limit_is_an_error_or_no_limit_not_a_panic() {
 }
 
 #[test]
+fn table_sizes_are_checked() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    for (bad, message) in [
+        ("0", "the table size must be 1 to 1048576 MiB"),
+        ("1048577", "the table size must be 1 to 1048576 MiB"),
+        ("-3", "is not a whole number of MiB"),
+        ("lots", "is not a whole number of MiB"),
+    ] {
+        let run = fails(&["solve", "--tree", f.arg(), &format!("--tt-mb={bad}")]);
+        assert_contains(&run.stderr, &["--tt-mb", message]);
+        assert_eq!(run.stdout, "");
+    }
+    // The largest size: solved, or refused with a message where the
+    // machine cannot hold it; never an abort.
+    let run = stockman(&["solve", "--tree", f.arg(), "--algo", "mtdf", "--tt-mb", "1048576"]);
+    match run.code {
+        Some(0) => assert_contains(&run.stdout, &["mtdf"]),
+        _ => {
+            assert_eq!(run.code, Some(2), "{run:?}");
+            assert_contains(&run.stderr, &["cannot allocate a table of 1048576 MiB"]);
+        }
+    }
+}
+
+/// Without the table at the horizon the values and the positions visited
+/// stay, and leaves are evaluated again (MT-SSS\* in every pass that reaches them).
+#[test]
+fn the_horizon_table_is_optional() {
+    let args = [
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "4",
+        "--algo",
+        "mt-sss,mtdf,negascout",
+    ];
+    let with = solve_json(&args);
+    let mut no = args.to_vec();
+    no.push("--no-horizon-table");
+    let without = solve_json(&no);
+    let stat = |r: &Json, k: &str| r["stats"][k].as_u64().expect("a count");
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!(a["algorithm"], b["algorithm"]);
+        assert_eq!(a["value"], b["value"]);
+        assert_eq!(stat(a, "nodes"), stat(b, "nodes"));
+        assert!(stat(a, "leaf_evals") < stat(b, "leaf_evals"), "{a}\n{b}");
+        assert!(stat(a, "tt_probes") > stat(b, "tt_probes"), "{a}\n{b}");
+    }
+    let mt = row(&with, "mt-sss");
+    assert_eq!((stat(mt, "nodes"), stat(mt, "leaf_evals")), (223, 58));
+    assert_eq!(stat(row(&without, "mt-sss"), "leaf_evals"), 71);
+}
+
+#[test]
 fn the_node_limit_stops_every_search_with_exit_3() {
     let run = stockman(&["solve", "--random", "width=8,depth=8,seed=1", "--max-nodes", "5"]);
     assert_eq!(run.code, Some(3), "{run:?}");

@@ -24,7 +24,11 @@
 //! the high 32, so the raw key, below 2^49, would collide).
 //!
 //! Both sides search from scratch each time, with a fresh table of 16 MiB,
-//! iterative deepening 1, 2, ..., `DEPTH`. The crate shuffles the root moves
+//! iterative deepening 1, 2, ..., `DEPTH`. Like the crate, which never
+//! looks up or stores a position at depth 0, our plain contenders run with
+//! [`SearchOptions::table_at_horizon`] off; the `+leaves` ones keep the
+//! library's default (horizon positions in the table, which the MT drivers'
+//! equivalence to SSS\* needs). The crate shuffles the root moves
 //! at random (`choose_move`), so its node counts vary from run to run.
 //!
 //! # The clock
@@ -32,7 +36,10 @@
 //! (`CLOCK_THREAD_CPUTIME_ID`), not wall-clock time; set `C4_WALL=1` for
 //! wall-clock time. After criterion's report it prints the ratio of our best
 //! search to the crate's best, per position and overall (geometric mean of
-//! the medians).
+//! the medians); then it times every contender again, once per round, round
+//! robin (`C4_ROUNDS`, default 15), and prints the same ratios: criterion
+//! times one contender's samples in a block, and on a shared machine a
+//! change of load between blocks shows up as a difference between contenders.
 
 use criterion::{Criterion, SamplingMode};
 use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
@@ -46,15 +53,43 @@ use stockman::{algorithms::iterative, Algorithm, ConnectFour, Game, Role, Search
 const DEPTH: u32 = 16;
 /// Transposition table of both sides, in MiB.
 const TABLE_MB: usize = 16;
-/// Our contenders, all driven by `iterative::search`.
-const OURS: [Algorithm; 3] = [Algorithm::Mtdf, Algorithm::MtdBi, Algorithm::NegaScout];
+/// One of our contenders: an algorithm driven by `iterative::search`, with
+/// or without the table at the horizon ([`SearchOptions::table_at_horizon`]).
+#[derive(Clone, Copy)]
+struct Ours {
+    algo: Algorithm,
+    table_at_horizon: bool,
+    name: &'static str,
+}
+
+impl Ours {
+    const fn new(algo: Algorithm, table_at_horizon: bool, name: &'static str) -> Ours {
+        Ours {
+            algo,
+            table_at_horizon,
+            name,
+        }
+    }
+}
+
+/// Our contenders: MTD(f), MTD(bi) and NegaScout, each without the table at
+/// the horizon (leaves are evaluated, never looked up or stored) and with it
+/// (`+leaves`, the library's default).
+const OURS: [Ours; 6] = [
+    Ours::new(Algorithm::Mtdf, false, "mtdf"),
+    Ours::new(Algorithm::MtdBi, false, "mtd-bi"),
+    Ours::new(Algorithm::NegaScout, false, "negascout"),
+    Ours::new(Algorithm::Mtdf, true, "mtdf+leaves"),
+    Ours::new(Algorithm::MtdBi, true, "mtd-bi+leaves"),
+    Ours::new(Algorithm::NegaScout, true, "negascout+leaves"),
+];
 
 /// A position, its value at `DEPTH` (root mover's view), and our node counts
 /// in the order of [`OURS`].
 struct Case {
     moves: &'static str,
     value: Value,
-    nodes: [u64; 3],
+    nodes: [u64; 6],
 }
 
 /// Midgame positions (15-18 stones): lines 1, 3, 5 and 9 of `Test_L2_R2`,
@@ -65,22 +100,22 @@ const CASES: [Case; 4] = [
     Case {
         moves: "274552224131661",
         value: -18,
-        nodes: [73_159, 128_356, 84_546],
+        nodes: [73_158, 128_355, 84_546, 73_158, 128_355, 84_546],
     },
     Case {
         moves: "2531276566711153",
         value: 5,
-        nodes: [85_573, 125_821, 79_542],
+        nodes: [85_564, 125_821, 79_542, 85_564, 125_821, 79_542],
     },
     Case {
         moves: "6614446666373154",
         value: -17,
-        nodes: [77_381, 115_028, 84_542],
+        nodes: [77_376, 115_017, 84_530, 77_376, 115_017, 84_530],
     },
     Case {
         moves: "165713352355467777",
         value: -5,
-        nodes: [79_216, 81_829, 62_876],
+        nodes: [79_216, 81_829, 62_876, 79_216, 81_829, 62_876],
     },
 ];
 
@@ -187,10 +222,11 @@ fn game(moves: &str) -> ConnectFour {
     ConnectFour::from_moves(moves).expect("valid moves").with_heuristic()
 }
 
-fn our_options(depth: u32) -> SearchOptions {
+fn our_options(depth: u32, table_at_horizon: bool) -> SearchOptions {
     SearchOptions {
         depth: Some(depth),
         table: TableSize::Megabytes(TABLE_MB),
+        table_at_horizon,
         ..Default::default()
     }
 }
@@ -202,7 +238,7 @@ fn value_of(moves: &str, depth: u32) -> Value {
     if lo == hi {
         return lo; // decided: stockman's value without search
     }
-    let out = iterative::search(&g, Algorithm::NegaScout, &our_options(depth)).expect("search");
+    let out = iterative::search(&g, Algorithm::NegaScout, &our_options(depth, false)).expect("search");
     out.value.expect("a value")
 }
 
@@ -222,6 +258,7 @@ fn assert_best(moves: &str, mv: u8, value: Value, who: &str) {
 /// Asserts, before timing, that both libraries agree on every position.
 fn check() {
     eprintln!("connect4 bench: depth {DEPTH}, {TABLE_MB} MiB tables; checking values and node counts");
+    let mut changed = Vec::new();
     for case in &CASES {
         let g = game(case.moves);
         let (lo, hi) = g.bounds(&g.root());
@@ -231,11 +268,15 @@ fn check() {
             "{}: pick roots with heuristic values",
             case.moves
         );
-        for (algo, &nodes) in OURS.iter().zip(&case.nodes) {
-            let out = iterative::search(&g, *algo, &our_options(DEPTH)).expect("search");
-            assert_eq!(out.value, Some(case.value), "{algo} at {}", case.moves);
-            assert_eq!(out.stats.nodes, nodes, "{algo} at {}: node count changed", case.moves);
-            assert_best(case.moves, out.best_move.expect("a best move"), case.value, algo.name());
+        let mut counted = Vec::new();
+        for ours in OURS {
+            let out = iterative::search(&g, ours.algo, &our_options(DEPTH, ours.table_at_horizon)).expect("search");
+            assert_eq!(out.value, Some(case.value), "{} at {}", ours.name, case.moves);
+            assert_best(case.moves, out.best_move.expect("a best move"), case.value, ours.name);
+            counted.push(out.stats.nodes);
+        }
+        if counted != case.nodes {
+            changed.push(format!("{}: nodes {counted:?}, expected {:?}", case.moves, case.nodes));
         }
         for theirs in Theirs::ALL {
             let mut s = theirs.searcher(g, DEPTH);
@@ -269,12 +310,17 @@ fn check() {
             case.moves,
             case.value,
             OURS.iter()
-                .zip(&case.nodes)
-                .map(|(a, n)| format!("{a} {n}"))
+                .zip(&counted)
+                .map(|(a, n)| format!("{} {n}", a.name))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
     }
+    assert!(
+        changed.is_empty(),
+        "our node counts changed (update `CASES` if the search legitimately changed):\n  {}",
+        changed.join("\n  ")
+    );
 }
 
 /// The time source: this thread's CPU time, or wall-clock time with `C4_WALL=1`.
@@ -354,14 +400,15 @@ fn benches(c: &mut Criterion, clock: Clock) {
             .sample_size(10)
             .warm_up_time(Duration::from_millis(300))
             .measurement_time(Duration::from_millis(1500));
-        for algo in OURS {
-            group.bench_function(format!("stockman-{algo}"), |b| {
+        for ours in OURS {
+            let opts = our_options(DEPTH, ours.table_at_horizon);
+            group.bench_function(format!("stockman-{}", ours.name), |b| {
                 b.iter_custom(|iters| {
                     let took = clock.time(iters, || {
-                        let out = iterative::search(&g, algo, &our_options(DEPTH)).expect("search");
+                        let out = iterative::search(&g, ours.algo, &opts).expect("search");
                         std::hint::black_box(out);
                     });
-                    record(case.moves, algo.name(), iters, took);
+                    record(case.moves, ours.name, iters, took);
                     took
                 })
             });
@@ -393,21 +440,13 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// Prints the medians and the ratio of our best search to theirs.
-fn summary(clock: Clock) {
-    let samples = SAMPLES.lock().expect("samples");
-    if samples.is_empty() {
-        return; // nothing was timed (`--list`, or a filter that matched nothing)
-    }
-    let what = match clock {
-        Clock::Cpu => "thread CPU time",
-        Clock::Wall => "wall-clock time",
-    };
-    println!("\nconnect4 depth {DEPTH}: median {what} per search (ms); ratio = best stockman / best minimax");
+/// Prints the medians of `samples` and the ratio of our best search to theirs.
+fn summary(title: &str, samples: &BTreeMap<(&'static str, &'static str), Vec<f64>>) {
+    println!("\n{title}");
     let mut logs = Vec::new();
     for case in &CASES {
         let get = |who: &str| samples.get(&(case.moves, who)).map(|v| median(v));
-        let ours: Vec<(&'static str, f64)> = OURS.iter().filter_map(|a| Some((a.name(), get(a.name())?))).collect();
+        let ours: Vec<(&'static str, f64)> = OURS.iter().filter_map(|a| Some((a.name, get(a.name)?))).collect();
         let theirs: Vec<(&'static str, f64)> = Theirs::ALL
             .iter()
             .filter_map(|t| Some((t.name(), get(t.name())?)))
@@ -438,11 +477,66 @@ fn summary(clock: Clock) {
     }
 }
 
+/// Rounds of the interleaved measurement (`C4_ROUNDS`, default 15; 0 skips it).
+fn rounds() -> usize {
+    std::env::var("C4_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15)
+}
+
+/// Times every contender once per round, round-robin, so that a change of
+/// the machine's load hits every contender alike (criterion times one
+/// contender's samples in a block); returns seconds per search.
+fn interleaved(clock: Clock, rounds: usize) -> BTreeMap<(&'static str, &'static str), Vec<f64>> {
+    let mut out: BTreeMap<(&'static str, &'static str), Vec<f64>> = BTreeMap::new();
+    for case in &CASES {
+        let g = game(case.moves);
+        for _ in 0..rounds {
+            for ours in OURS {
+                let opts = our_options(DEPTH, ours.table_at_horizon);
+                let took = clock.time(1, || {
+                    std::hint::black_box(iterative::search(&g, ours.algo, &opts).expect("search"));
+                });
+                out.entry((case.moves, ours.name)).or_default().push(took.as_secs_f64());
+            }
+            for theirs in Theirs::ALL {
+                let took = clock.time(1, || {
+                    let mut s = theirs.searcher(g, DEPTH);
+                    std::hint::black_box(s.choose_move(&g.root()));
+                });
+                out.entry((case.moves, theirs.name()))
+                    .or_default()
+                    .push(took.as_secs_f64());
+            }
+        }
+    }
+    out
+}
+
 fn main() {
     check();
     let clock = Clock::from_env();
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c, clock);
     c.final_summary();
-    summary(clock);
+    let samples = SAMPLES.lock().expect("samples").clone();
+    if samples.is_empty() {
+        return; // nothing was timed (`--list`, or a filter that matched nothing)
+    }
+    let what = match clock {
+        Clock::Cpu => "thread CPU time",
+        Clock::Wall => "wall-clock time",
+    };
+    summary(
+        &format!("connect4 depth {DEPTH}: median {what} per search (ms) of criterion's samples; ratio = best stockman / best minimax"),
+        &samples,
+    );
+    let rounds = rounds();
+    if rounds > 0 {
+        summary(
+            &format!("connect4 depth {DEPTH}: median {what} per search (ms), {rounds} interleaved rounds; ratio = best stockman / best minimax"),
+            &interleaved(clock, rounds),
+        );
+    }
 }

@@ -32,6 +32,13 @@ pub struct SearchOptions {
     /// Off by default: it changes the left-to-right order of children, and
     /// the SSS\* = MT-SSS\* theorem holds for a fixed order.
     pub table_move_first: bool,
+    /// Whether positions at the depth limit (`depth`) are looked up in and
+    /// stored into the table (default: yes). Their value is one evaluation
+    /// away, so leaving them out saves a memory access per leaf; but then
+    /// the MT drivers evaluate a leaf again in every pass that reaches it,
+    /// and MT-SSS\* evaluates each leaf once, as SSS\* does, only when leaf
+    /// values are kept. Searches to terminal positions have no such positions.
+    pub table_at_horizon: bool,
 }
 
 impl Default for SearchOptions {
@@ -44,6 +51,7 @@ impl Default for SearchOptions {
             table: TableSize::Unbounded,
             first_guess: 0,
             table_move_first: false,
+            table_at_horizon: true,
         }
     }
 }

@@ -121,88 +121,210 @@ impl Table for MapTable {
     }
 }
 
-/// A table of fixed memory: buckets of two slots, indexed by the key's mixed low bits.
+/// Slots per bucket of a [`FixedTable`].
+pub const SLOTS: usize = 3;
+
+/// 64-bit words per bucket: one 64-byte cache line.
+const WORDS: usize = 8;
+
+/// [`FixedTable`]'s stored best move when none is known (or the index does not fit a byte).
+const NO_BEST: u64 = 0xFF;
+
+/// A table of fixed memory: buckets of one 64-byte cache line, each holding
+/// three entries, indexed by the key's mixed bits.
+///
+/// # Layout
+/// A bucket is eight 64-bit words on a 64-byte boundary, so a probe or a
+/// store touches exactly one cache line:
+///
+/// | word | holds |
+/// |---|---|
+/// | 0, 1, 2 | the full 64-bit key of slots 0, 1, 2, plus one (0 marks an empty slot) |
+/// | 3, 4, 5 | the lower bound (low half) and upper bound (high half) of slots 0, 1, 2, as `i32` |
+/// | 6 | the drafts of slots 0 (low half) and 1 (high half) |
+/// | 7 | the draft of slot 2 (low half), one byte per slot for the best move's index, and the bucket's generation (top byte) |
+///
+/// A best-move index of 255 or more is not kept (the entry then has no
+/// move hint, which can only cost nodes). The key `u64::MAX`, which cannot
+/// be told from an empty slot, is never stored.
 ///
 /// # Replacement policy
-/// A key already in its bucket is updated in place. Otherwise the first slot
-/// is *depth-preferred*: it takes the new entry only if the new draft is at
-/// least the draft it holds (deeper searches are costlier to redo), and its
-/// old entry moves down to the second slot, which *always* takes what comes.
-/// This is the classic two-tier scheme (Breuker, Uiterwijk and van den Herik
-/// 1994). The full 64-bit key is kept, so an overwritten or colliding entry
-/// is never mistaken for another position's.
+/// A key already in its bucket is updated in place. A new key always goes
+/// in, at slot 0, the slots before the victim each moving down one, so the
+/// slots stay in order of insertion, newest first. The victim is an empty
+/// slot if there is one, else the entry of the *smallest draft* (the
+/// cheapest to recompute), and among equal drafts the one inserted longest
+/// ago. Deep entries thus survive until three deeper or equally deep ones
+/// have come after them, and a search to the end (where every draft is the
+/// same) keeps the three most recent positions of each bucket.
 ///
-/// The slots are plain zeroed arrays, so a large table costs nothing until
-/// it is written to.
-#[derive(Clone, Debug)]
+/// # Correctness under collisions
+/// Every slot keeps the full 64-bit key it was stored under, and a probe
+/// answers only for an exactly equal key: positions that share a bucket
+/// evict each other, which can cost a search nodes, never change its
+/// result. (Distinct positions with equal 64-bit hashes are the game's
+/// concern: Connect Four's key is unique.)
+///
+/// The table is a zeroed allocation, so a large table costs nothing until
+/// it is written to. [`Table::clear`] costs nothing either: it starts a new
+/// generation, and a bucket stamped with an older one reads as empty (every
+/// 256th clear rewrites the whole table, so that old stamps never come back).
+#[derive(Debug)]
 pub struct FixedTable {
-    /// Per slot: the key plus one (0 marks an empty slot).
-    keys: Vec<u64>,
-    entries: Vec<[u32; 4]>,
+    /// The buckets' words, starting at `offset` (the first 64-byte boundary).
+    words: Vec<u64>,
+    offset: usize,
     mask: usize,
+    /// The current generation: buckets stamped otherwise are empty.
+    generation: u64,
 }
 
 impl FixedTable {
-    /// A table of about `megabytes` MiB (at least one bucket), rounded down to a power of two buckets.
+    /// A table of about `megabytes` MiB (at least one bucket), rounded down
+    /// to a power of two buckets of 64 bytes.
     pub fn with_megabytes(megabytes: usize) -> FixedTable {
-        let bytes = megabytes.max(1) << 20;
-        let buckets = (bytes / (2 * Self::SLOT_BYTES)).max(1);
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / Self::BUCKET_BYTES).max(1);
         FixedTable::with_buckets(1 << (usize::BITS - 1 - buckets.leading_zeros()))
     }
 
-    const SLOT_BYTES: usize = 8 + 16;
+    /// Bytes per bucket: one cache line.
+    pub const BUCKET_BYTES: usize = WORDS * 8;
 
-    /// A table of exactly `buckets` buckets (a power of two) of two slots each.
+    /// A table of exactly `buckets` buckets (a power of two) of [`SLOTS`] slots each.
     ///
     /// # Panics
     /// If `buckets` is not a power of two.
     pub fn with_buckets(buckets: usize) -> FixedTable {
         assert!(buckets.is_power_of_two(), "bucket count must be a power of two");
+        // Seven spare words let the buckets start on a 64-byte boundary
+        // wherever the allocator puts the vector (`vec![0; n]` is a zeroed,
+        // lazily committed allocation).
+        let words = vec![0u64; buckets * WORDS + WORDS - 1];
+        let offset = Self::aligned_offset(&words);
         FixedTable {
-            keys: vec![0; 2 * buckets],
-            entries: vec![[0; 4]; 2 * buckets],
+            words,
+            offset,
             mask: buckets - 1,
+            generation: 0,
         }
     }
 
-    /// Number of slots (two per bucket).
+    /// Where word 7 keeps the bucket's generation.
+    const GENERATION_SHIFT: u32 = 56;
+
+    /// The index of the first word of `words` on a 64-byte boundary.
+    fn aligned_offset(words: &[u64]) -> usize {
+        let addr = words.as_ptr() as usize;
+        (Self::BUCKET_BYTES - addr % Self::BUCKET_BYTES) % Self::BUCKET_BYTES / 8
+    }
+
+    /// Number of slots ([`SLOTS`] per bucket).
     pub fn capacity(&self) -> usize {
-        self.keys.len()
+        (self.mask + 1) * SLOTS
     }
 
-    /// Bytes of memory the slots take.
+    /// Bytes of memory the buckets take.
     pub fn bytes(&self) -> usize {
-        self.keys.len() * Self::SLOT_BYTES
+        (self.mask + 1) * Self::BUCKET_BYTES
     }
 
+    /// The words of the bucket of `key`.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &[u64; WORDS] {
         // Mix so that keys that are small integers (explicit trees) spread out.
-        (crate::trees::random::mix(key) as usize & self.mask) * 2
+        let b = self.offset + (crate::trees::random::mix(key) as usize & self.mask) * WORDS;
+        self.words[b..b + WORDS].try_into().expect("a whole bucket")
     }
 
     #[inline]
-    fn find(&self, key: u64) -> Option<usize> {
-        let b = self.bucket(key);
-        let tag = key.wrapping_add(1);
-        (b..b + 2).find(|&i| self.keys[i] == tag && tag != 0)
+    fn bucket_mut(&mut self, key: u64) -> &mut [u64; WORDS] {
+        let b = self.offset + (crate::trees::random::mix(key) as usize & self.mask) * WORDS;
+        (&mut self.words[b..b + WORDS]).try_into().expect("a whole bucket")
     }
 
     #[inline]
-    fn unpack(e: [u32; 4]) -> Entry {
-        Entry {
-            lower: e[0] as i32,
-            upper: e[1] as i32,
-            draft: e[2],
-            best: e[3],
+    fn draft(w: &[u64; WORDS], slot: usize) -> u32 {
+        match slot {
+            0 => w[6] as u32,
+            1 => (w[6] >> 32) as u32,
+            _ => w[7] as u32,
         }
+    }
+
+    #[inline]
+    fn set_draft(w: &mut [u64; WORDS], slot: usize, draft: u32) {
+        let d = u64::from(draft);
+        match slot {
+            0 => w[6] = (w[6] & !0xFFFF_FFFF) | d,
+            1 => w[6] = (w[6] & 0xFFFF_FFFF) | d << 32,
+            _ => w[7] = (w[7] & !0xFFFF_FFFF) | d,
+        }
+    }
+
+    #[inline]
+    fn best(w: &[u64; WORDS], slot: usize) -> u64 {
+        w[7] >> (32 + 8 * slot) & 0xFF
+    }
+
+    #[inline]
+    fn set_best(w: &mut [u64; WORDS], slot: usize, best: u64) {
+        let shift = 32 + 8 * slot;
+        w[7] = (w[7] & !(0xFF << shift)) | best << shift;
+    }
+
+    /// Copies slot `from` to slot `to` within a bucket.
+    #[inline]
+    fn move_slot(w: &mut [u64; WORDS], from: usize, to: usize) {
+        w[to] = w[from];
+        w[3 + to] = w[3 + from];
+        let (d, b) = (Self::draft(w, from), Self::best(w, from));
+        Self::set_draft(w, to, d);
+        Self::set_best(w, to, b);
+    }
+
+    #[inline]
+    fn write(w: &mut [u64; WORDS], slot: usize, tag: u64, entry: &Entry) {
+        w[slot] = tag;
+        w[3 + slot] = u64::from(entry.lower as u32) | u64::from(entry.upper as u32) << 32;
+        Self::set_draft(w, slot, entry.draft);
+        let best = if entry.best < NO_BEST as u32 {
+            u64::from(entry.best)
+        } else {
+            NO_BEST
+        };
+        Self::set_best(w, slot, best);
+    }
+}
+
+impl Clone for FixedTable {
+    /// A copy with its own 64-byte alignment.
+    fn clone(&self) -> FixedTable {
+        let mut t = FixedTable::with_buckets(self.mask + 1);
+        let n = self.bytes() / 8;
+        let (dst, src) = (t.offset, self.offset);
+        t.words[dst..dst + n].copy_from_slice(&self.words[src..src + n]);
+        t.generation = self.generation;
+        t
     }
 }
 
 impl Table for FixedTable {
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Entry> {
-        self.find(key).map(|i| Self::unpack(self.entries[i]))
+        let tag = key.wrapping_add(1);
+        let w = self.bucket(key);
+        if w[7] >> Self::GENERATION_SHIFT != self.generation {
+            return None; // stored before the last clear
+        }
+        let slot = (0..SLOTS).find(|&s| w[s] == tag && tag != 0)?;
+        let best = Self::best(w, slot);
+        Some(Entry {
+            lower: w[3 + slot] as u32 as i32,
+            upper: (w[3 + slot] >> 32) as u32 as i32,
+            draft: Self::draft(w, slot),
+            best: if best == NO_BEST { NO_MOVE } else { best as u32 },
+        })
     }
 
     #[inline]
@@ -211,23 +333,37 @@ impl Table for FixedTable {
         if tag == 0 {
             return; // the one key that cannot be told from an empty slot
         }
-        let b = self.bucket(key);
-        let i = if let Some(i) = self.find(key) {
-            i
-        } else if self.keys[b] == 0 || entry.draft >= self.entries[b][2] {
-            // The depth-preferred slot's old entry moves down to the always-replace slot.
-            self.keys[b + 1] = self.keys[b];
-            self.entries[b + 1] = self.entries[b];
-            b
-        } else {
-            b + 1
-        };
-        self.keys[i] = tag;
-        self.entries[i] = [entry.lower as u32, entry.upper as u32, entry.draft, entry.best];
+        let generation = self.generation;
+        let w = self.bucket_mut(key);
+        if w[7] >> Self::GENERATION_SHIFT != generation {
+            *w = [0; WORDS];
+            w[7] = generation << Self::GENERATION_SHIFT;
+        }
+        if let Some(slot) = (0..SLOTS).find(|&s| w[s] == tag) {
+            Self::write(w, slot, tag, &entry);
+            return;
+        }
+        // The victim: an empty slot, else the smallest draft, the oldest
+        // (highest slot) among equals. Empty slots are always the last ones.
+        let mut victim = SLOTS - 1;
+        if w[victim] != 0 {
+            for s in (0..SLOTS - 1).rev() {
+                if Self::draft(w, s) < Self::draft(w, victim) {
+                    victim = s;
+                }
+            }
+        }
+        for s in (1..=victim).rev() {
+            Self::move_slot(w, s - 1, s);
+        }
+        Self::write(w, 0, tag, &entry);
     }
 
     fn clear(&mut self) {
-        self.keys.iter_mut().for_each(|k| *k = 0);
+        self.generation = (self.generation + 1) % 256;
+        if self.generation == 0 {
+            self.words.iter_mut().for_each(|k| *k = 0);
+        }
     }
 }
 
@@ -277,65 +413,134 @@ impl Table for AnyTable {
 mod tests {
     use super::*;
 
+    fn entry(v: Value, draft: u32) -> Entry {
+        Entry {
+            lower: v,
+            upper: v,
+            draft,
+            best: 0,
+        }
+    }
+
+    /// The keys a one-bucket table holds, newest first.
+    fn held(t: &mut FixedTable, keys: std::ops::Range<u64>) -> Vec<u64> {
+        let mut found: Vec<(u64, usize)> = keys
+            .filter_map(|k| {
+                let e = t.probe(k)?;
+                assert_eq!(e.lower, k as Value, "key {k} answers with another key's entry");
+                let w = t.bucket(k);
+                Some((k, (0..SLOTS).find(|&s| w[s] == k + 1).unwrap()))
+            })
+            .collect();
+        found.sort_by_key(|&(_, slot)| slot);
+        found.into_iter().map(|(k, _)| k).collect()
+    }
+
+    #[test]
+    fn buckets_are_cache_lines() {
+        for buckets in [1, 2, 64, 1024] {
+            let t = FixedTable::with_buckets(buckets);
+            assert_eq!((t.words.as_ptr() as usize + 8 * t.offset) % 64, 0);
+            assert_eq!(t.capacity(), 3 * buckets);
+            assert_eq!(t.bytes(), 64 * buckets);
+            let c = t.clone();
+            assert_eq!((c.words.as_ptr() as usize + 8 * c.offset) % 64, 0);
+        }
+        assert_eq!(FixedTable::with_megabytes(16).bytes(), 16 << 20);
+        assert_eq!(FixedTable::with_megabytes(0).bytes(), 1 << 20);
+        assert_eq!(FixedTable::with_megabytes(3).bytes(), 2 << 20);
+    }
+
     #[test]
     fn fixed_table_keeps_full_keys_under_collisions() {
         let mut t = FixedTable::with_buckets(1);
         for k in 0..10u64 {
-            t.store(
-                k,
-                Entry {
-                    lower: k as Value,
-                    upper: k as Value,
-                    draft: k as u32,
-                    best: 0,
-                },
-            );
+            t.store(k, entry(k as Value, (k * 7 % 5) as u32));
         }
-        // Only two slots: whatever survives answers for its own key only.
-        let mut found = 0;
-        for k in 0..10u64 {
-            if let Some(e) = t.probe(k) {
-                assert_eq!(e.lower, k as Value);
-                found += 1;
-            }
+        // Only three slots: whatever survives answers for its own key only.
+        assert_eq!(held(&mut t, 0..10).len(), 3);
+        for k in 10..1000u64 {
+            assert_eq!(t.probe(k), None);
         }
-        assert_eq!(found, 2);
-        // The deepest entry sits in the depth-preferred slot.
-        assert!(t.probe(9).is_some());
     }
 
     #[test]
-    fn depth_preferred_slot_keeps_deeper_entry() {
+    fn replacement_evicts_the_shallowest_then_the_oldest() {
         let mut t = FixedTable::with_buckets(1);
-        t.store(
-            1,
-            Entry {
-                lower: 1,
-                upper: 1,
-                draft: 10,
-                best: 0,
-            },
-        );
-        t.store(
-            2,
-            Entry {
-                lower: 2,
-                upper: 2,
-                draft: 3,
-                best: 0,
-            },
-        );
-        t.store(
-            3,
-            Entry {
-                lower: 3,
-                upper: 3,
-                draft: 2,
-                best: 0,
-            },
-        );
-        assert!(t.probe(1).is_some(), "deep entry kept");
-        assert!(t.probe(2).is_none(), "shallow entry replaced in the always slot");
-        assert!(t.probe(3).is_some());
+        t.store(1, entry(1, 10));
+        t.store(2, entry(2, 3));
+        t.store(3, entry(3, 2));
+        assert_eq!(held(&mut t, 0..10), [3, 2, 1]);
+        t.store(4, entry(4, 2)); // evicts 3: the shallowest, older than 4
+        assert_eq!(held(&mut t, 0..10), [4, 2, 1]);
+        t.store(5, entry(5, 0)); // a new entry always goes in: evicts 4
+        assert_eq!(held(&mut t, 0..10), [5, 2, 1]);
+        t.store(6, entry(6, 3)); // evicts 5
+        assert_eq!(held(&mut t, 0..10), [6, 2, 1]);
+        t.store(7, entry(7, 3)); // 2 and 6 tie at draft 3: the older, 2, goes
+        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
+        // An update stays in place and evicts nobody.
+        t.store(1, entry(1, 0));
+        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
+        assert_eq!(t.probe(1).unwrap().draft, 0);
+        // A search to the end stores every draft as u32::MAX: the three newest stay.
+        let mut t = FixedTable::with_buckets(1);
+        for k in 0..6 {
+            t.store(k, entry(k as Value, u32::MAX));
+        }
+        assert_eq!(held(&mut t, 0..10), [5, 4, 3]);
+        t.clear();
+        assert_eq!(held(&mut t, 0..10), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn clear_starts_a_generation() {
+        let mut t = FixedTable::with_buckets(2);
+        // Through two wraps of the generation counter: nothing from before a
+        // clear is ever found again, and a cleared bucket fills up afresh.
+        for round in 0..600u64 {
+            for k in 0..3 {
+                assert_eq!(t.probe(k), None, "round {round}");
+            }
+            t.store(round % 3, entry(round as Value, 1));
+            assert_eq!(t.probe(round % 3).unwrap().lower, round as Value);
+            t.clear();
+        }
+        let w = t.words.clone();
+        t.clear();
+        assert_eq!(t.words, w, "a clear writes nothing");
+    }
+
+    #[test]
+    fn entries_round_trip() {
+        let mut t = FixedTable::with_buckets(4);
+        let cases = [
+            (-INF, INF, u32::MAX, NO_MOVE),
+            (crate::VALUE_MIN, crate::VALUE_MAX, 0, 0),
+            (-5, 7, 1, 254),
+            (3, 3, 12345, 255),
+            (0, 0, u32::MAX - 1, 100_000),
+        ];
+        for (k, &(lower, upper, draft, best)) in cases.iter().enumerate() {
+            let key = 1000 * k as u64;
+            t.store(
+                key,
+                Entry {
+                    lower,
+                    upper,
+                    draft,
+                    best,
+                },
+            );
+            let e = t.probe(key).unwrap();
+            assert_eq!((e.lower, e.upper, e.draft), (lower, upper, draft));
+            // Move indices that do not fit a byte are forgotten, never garbled.
+            assert_eq!(e.best, if best < 255 { best } else { NO_MOVE });
+        }
+        // The one key that would look like an empty slot is never stored.
+        t.store(u64::MAX, entry(1, 1));
+        assert_eq!(t.probe(u64::MAX), None);
+        let mut c = t.clone();
+        assert_eq!(c.probe(1000).unwrap().lower, crate::VALUE_MIN);
     }
 }

@@ -74,6 +74,8 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     pub table: T,
     /// Try the table's best move first.
     pub move_first: bool,
+    /// Use the table at draft 0 (the depth limit).
+    pub table_at_horizon: bool,
     /// Index of the root move that gave the root its value in the last call.
     pub root_best: Option<usize>,
     /// Whether the last value returned is exact (a leaf, or an exact table entry).
@@ -86,6 +88,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             cx: Context::new(game, opts, obs),
             table,
             move_first: opts.table_move_first,
+            table_at_horizon: opts.table_at_horizon,
             root_best: None,
             exact: false,
         }
@@ -147,7 +150,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             *alpha = (*alpha).max(lo);
             *beta = (*beta).min(hi);
         }
-        if !T::ENABLED {
+        if !T::ENABLED || (draft == 0 && !self.table_at_horizon) {
             return p;
         }
         p.key = self.cx.game.hash(pos);
@@ -222,6 +225,9 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if let Some(v) = p.cut {
             self.exact = p.entry.lower == p.entry.upper;
             return Ok(v);
+        }
+        if self.cx.at_horizon(ply) {
+            return self.leaf(pos, &p);
         }
         let moves = self.cx.moves(pos, ply);
         if moves.is_empty() {

@@ -50,6 +50,18 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
         self.budget.visit(&mut self.stats)
     }
 
+    /// Whether `ply` is at the horizon, where a node is a leaf whatever its
+    /// moves; counts it as a horizon node if so. Lets a search skip the move
+    /// list at leaves (then it must not call [`Context::moves`] there too).
+    #[inline]
+    pub fn at_horizon(&mut self, ply: u32) -> bool {
+        let at = ply >= self.horizon;
+        if at {
+            self.stats.horizon_nodes += 1;
+        }
+        at
+    }
+
     /// The moves at `pos`, or an empty list at the horizon or a terminal.
     /// Give the list back with [`Context::give_back`].
     #[inline]

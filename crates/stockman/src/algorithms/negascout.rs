@@ -87,6 +87,9 @@ fn scout<G: Game, O: Observer, T: Table>(
         e.exact = p.entry.lower == p.entry.upper;
         return Ok(v);
     }
+    if e.cx.at_horizon(ply) {
+        return e.leaf(pos, &p);
+    }
     let moves = e.cx.moves(pos, ply);
     if moves.is_empty() {
         e.cx.give_back(ply, moves);
