@@ -72,6 +72,7 @@ struct GenArgs {
 }
 
 fn main() -> ExitCode {
+    reset_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
@@ -85,6 +86,17 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Lets `stockman ... | head` end quietly, like any Unix filter: Rust
+/// ignores SIGPIPE, so a closed pipe would otherwise make `println!` panic.
+fn reset_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists;
+    // restoring the default disposition of SIGPIPE has no other effect.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

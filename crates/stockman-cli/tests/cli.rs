@@ -990,3 +990,27 @@ fn the_hand_worked_trace_exercises_every_case() {
     // Step 23 solves the root and purges (3.2.2.1, ..), four levels below it.
     assert!(want.contains("  purge (2, SOLVED, 5) (3.2.1, SOLVED, 4) (3.2.2.1, SOLVED, 3)\n"));
 }
+
+/// `stockman gen ... | head -c 100`: a reader that goes away early ends the
+/// program quietly (SIGPIPE, as any Unix filter), never with a panic.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .args(["gen", "--random", "width=8,depth=6,seed=1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start stockman");
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut first = [0u8; 100];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait for stockman");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panicked on a closed pipe:\n{stderr}");
+    // SIGPIPE is 13 on every Unix this runs on.
+    assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
+}
