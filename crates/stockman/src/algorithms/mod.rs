@@ -1,4 +1,4 @@
-//! The searches, one module each, all generic over [`Game`](crate::Game).
+//! The searches, one module each, all generic over [`Game`].
 //!
 //! | name | module | kind |
 //! |---|---|---|
