@@ -6,10 +6,12 @@ use std::time::{Duration, Instant};
 
 /// The default cap on OPEN-list entries of the best-first searches.
 ///
-/// An OPEN entry with its share of the node arena takes well under 100 bytes
-/// for the bundled trees and games, so 50 million entries stay below 5 GiB:
-/// a search that would need more stops with [`SearchError::OpenLimit`]
-/// instead of being killed by the operating system on a 24 GiB machine.
+/// A live OPEN state of SSS\* or Dual\* costs a 32-byte queue entry, at most
+/// one arena node above it (88 bytes plus the position) and, in the worst
+/// case, four stale 32-byte entries waiting for a sweep: under 250 bytes for
+/// the bundled trees and games, so 50 million states stay below 12 GiB. A
+/// search that would need more stops with [`SearchError::OpenLimit`] instead
+/// of being killed by the operating system on a 24 GiB machine.
 pub const DEFAULT_MAX_OPEN: usize = 50_000_000;
 
 /// Options common to every search.

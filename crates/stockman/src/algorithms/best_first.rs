@@ -505,8 +505,10 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.stack = stack;
         // Stale entries cost 32 bytes each until they surface; sweep them
         // when they outnumber the live ones four to one (and 64 Ki), which
-        // keeps the sweeps amortised O(1) per push.
-        if self.open.held() > 4 * self.live + (1 << 16) {
+        // keeps the sweeps amortised O(1) per push. Not when the root is
+        // solved: the search is over.
+        let is_root = self.nodes[p as usize].parent == NONE;
+        if !is_root && self.open.held() > 4 * self.live + (1 << 16) {
             let nodes = &self.nodes;
             self.open.compact(|e| is_live(nodes, e));
         }
