@@ -51,8 +51,8 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
     }
 
     /// Whether `ply` is at the horizon, where a node is a leaf whatever its
-    /// moves; counts it as a horizon node if so. Lets a search skip the move
-    /// list at leaves (then it must not call [`Context::moves`] there too).
+    /// moves; counts it as a horizon node if so. Every search asks this
+    /// before [`Context::moves`], so that no move list is built at leaves.
     #[inline]
     pub fn at_horizon(&mut self, ply: u32) -> bool {
         let at = ply >= self.horizon;
@@ -62,21 +62,18 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
         at
     }
 
-    /// The moves at `pos`, or an empty list at the horizon or a terminal.
+    /// The moves at `pos` (below the horizon), empty at a terminal.
     /// Give the list back with [`Context::give_back`].
     #[inline]
     pub fn moves(&mut self, pos: &G::Position, ply: u32) -> Vec<G::Move> {
+        debug_assert!(ply < self.horizon, "ask at_horizon first");
         let mut list = if (ply as usize) < self.buffers.len() {
             std::mem::take(&mut self.buffers[ply as usize])
         } else {
             Vec::new()
         };
         list.clear();
-        if ply < self.horizon {
-            self.game.moves(pos, &mut list);
-        } else {
-            self.stats.horizon_nodes += 1;
-        }
+        self.game.moves(pos, &mut list);
         list
     }
 

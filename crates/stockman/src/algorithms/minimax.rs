@@ -53,6 +53,9 @@ fn node<G: Game, O: Observer>(
     best: &mut Option<(usize, G::Move)>,
 ) -> Result<Value, SearchError> {
     cx.visit()?;
+    if cx.at_horizon(ply) {
+        return cx.evaluate(pos);
+    }
     let moves = cx.moves(pos, ply);
     if moves.is_empty() {
         cx.give_back(ply, moves);

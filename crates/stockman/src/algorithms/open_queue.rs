@@ -98,6 +98,12 @@ impl OpenQueue {
             self.last
         );
         self.held += 1;
+        self.place(e);
+    }
+
+    /// Files an entry in the bucket of its key.
+    #[inline]
+    fn place(&mut self, e: Entry) {
         let b = self.bucket(e.key);
         if b == 0 {
             self.zero.push(e);
@@ -144,13 +150,7 @@ impl OpenQueue {
             // bits above i - 1 with `min`, and differ from it below.
             self.last = min;
             for e in b.drain(..) {
-                let j = self.bucket(e.key);
-                if j == 0 {
-                    self.zero.push(e);
-                } else {
-                    self.buckets[j].push(e);
-                    self.nonempty |= 1 << j;
-                }
+                self.place(e);
             }
             // Bucket 0 was empty: sort the new ties once, left-most on top.
             self.zero.sort_unstable_by_key(|e| std::cmp::Reverse(e.label));
