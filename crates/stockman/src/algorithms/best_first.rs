@@ -580,6 +580,18 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
+    /// Case 1's evaluation: counts it and tells the observer the leaf's path.
+    #[inline]
+    fn evaluate(&mut self, pos: &G::Position, path: impl FnOnce(&Self) -> Vec<u32>) -> Result<Value, SearchError> {
+        self.stats.leaf_evals += 1;
+        let v = checked(self.game.evaluate(pos))?;
+        if O::PATHS {
+            let path = path(self);
+            self.obs.leaf(&path, v);
+        }
+        Ok(v)
+    }
+
     /// Child `i` of `p`, LIVE with merit `h`, reached the head: it is
     /// evaluated if it is a leaf (case 1), or created and expanded.
     fn visit_child(&mut self, p: u32, i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
@@ -595,12 +607,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
         if kids.is_empty() {
             self.child_moves = kids;
-            self.stats.leaf_evals += 1;
-            let v = checked(self.game.evaluate(&pos))?;
-            if O::PATHS {
-                let path = self.child_path(p, i);
-                self.obs.leaf(&path, v);
-            }
+            let v = self.evaluate(&pos, |me| me.child_path(p, i))?;
             self.push_leaf(p, i, self.polarity.clip(h, v));
             return Ok(Gamma::Evaluate);
         }
@@ -695,12 +702,8 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                     self.budget.visit(&mut self.stats)?;
                     self.moves_of(j);
                     if self.moves.is_empty() {
-                        self.stats.leaf_evals += 1;
-                        let v = checked(self.game.evaluate(&self.nodes[j as usize].pos))?;
-                        if O::PATHS {
-                            let path = self.path(j);
-                            self.obs.leaf(&path, v);
-                        }
+                        let pos = self.nodes[j as usize].pos.clone();
+                        let v = self.evaluate(&pos, |me| me.path(j))?;
                         self.push(j, Status::Solved, self.polarity.clip(h, v));
                         Gamma::Evaluate
                     } else {
