@@ -3,7 +3,7 @@
 //! page behind `stockman trace --html`. The work is done by `stockman_lab`.
 
 use crate::input::{random_tree, read_tree};
-use crate::solve::SearchArgs;
+use crate::runner::SearchArgs;
 use crate::Source;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};

@@ -1,7 +1,7 @@
 //! `solve --game`: single positions and batches of test positions.
 
 use crate::report::{fmt_time, Row};
-use crate::solve::{exit_code, print_rows, rows_in, SearchArgs};
+use crate::runner::{exit_code, print_rows, rows_in, SearchArgs};
 use crate::Format;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
-use stockman::{Algorithm, AnyTable, ConnectFour, SearchOptions, Stats, TableSize, TicTacToe, Value};
+use stockman::{Algorithm, AnyTable, ConnectFour, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
 
 /// The games the command line knows.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,18 +43,38 @@ fn game_algorithms(search: &SearchArgs) -> Result<Vec<Algorithm>> {
     }
 }
 
-fn connect4(moves: &str, depth: Option<u32>) -> Result<ConnectFour> {
-    let g = ConnectFour::from_moves(moves).map_err(|e| anyhow!("position `{moves}`: {e}"))?;
-    Ok(if depth.is_some() { g.with_heuristic() } else { g })
+/// Something to do with a game of any kind. The commands name a game once,
+/// through [`with_game`], and stay generic over [`Playable`] after that, so
+/// that a new game is one [`GameName`] and one line in `with_game`.
+pub trait GameTask {
+    /// What the task gives back.
+    type Output;
+    /// Does the task on `game`.
+    fn run<G: Playable + Sync>(self, game: G) -> Result<Self::Output>;
 }
 
-fn tictactoe(moves: &str) -> Result<TicTacToe> {
-    TicTacToe::from_moves(moves).map_err(|e| anyhow!("position `{moves}`: {e}"))
+/// Builds the game `name` at `position` (in the game's notation), valued
+/// for depth-limited search when `heuristic`, and hands it to `task`.
+pub fn with_game<T: GameTask>(name: GameName, position: &str, heuristic: bool, task: T) -> Result<T::Output> {
+    match name {
+        GameName::Tictactoe => task.run(prepare::<TicTacToe>(position, heuristic)?),
+        GameName::Connect4 => task.run(prepare::<ConnectFour>(position, heuristic)?),
+    }
 }
 
-/// A best move as the players number them: a column 1-7 or a cell 1-9.
-fn numbered(m: &u8, _i: usize) -> serde_json::Value {
-    serde_json::json!(*m as u32 + 1)
+fn prepare<G: Playable>(position: &str, heuristic: bool) -> Result<G> {
+    let game = G::from_position(position).map_err(|e| anyhow!("position `{position}`: {e}"))?;
+    Ok(if heuristic { game.heuristic() } else { game })
+}
+
+/// A move of `game`'s root in JSON: a number where the notation is one
+/// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text.
+pub fn move_json<G: Playable>(game: &G, mv: &G::Move) -> serde_json::Value {
+    let text = game.move_text(*mv);
+    match text.parse::<u64>() {
+        Ok(n) => serde_json::json!(n),
+        Err(_) => serde_json::json!(text),
+    }
 }
 
 /// Runs the algorithms on one position of a game, reusing `table` if given.
@@ -66,12 +86,28 @@ fn solve_one(
     leaves: bool,
     table: Option<&mut AnyTable>,
 ) -> Result<Vec<Row>> {
-    let opts = game_options(search);
-    let how = search.how(leaves);
-    Ok(match name {
-        GameName::Connect4 => rows_in(&connect4(moves, search.depth)?, algos, &opts, &how, &numbered, table),
-        GameName::Tictactoe => rows_in(&tictactoe(moves)?, algos, &opts, &how, &numbered, table),
-    })
+    struct Solve<'a> {
+        search: &'a SearchArgs,
+        algos: &'a [Algorithm],
+        leaves: bool,
+        table: Option<&'a mut AnyTable>,
+    }
+    impl GameTask for Solve<'_> {
+        type Output = Vec<Row>;
+        fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<Row>> {
+            let opts = game_options(self.search);
+            let how = self.search.how(self.leaves);
+            let best = |m: &G::Move, _: usize| move_json(&game, m);
+            Ok(rows_in(&game, self.algos, &opts, &how, &best, self.table))
+        }
+    }
+    let task = Solve {
+        search,
+        algos,
+        leaves,
+        table,
+    };
+    with_game(name, moves, search.depth.is_some(), task)
 }
 
 /// `solve --game NAME [--position MOVES]`.

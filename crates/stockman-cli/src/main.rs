@@ -4,6 +4,7 @@ mod experiment;
 mod games;
 mod input;
 mod report;
+mod runner;
 mod solve;
 mod trace;
 

@@ -1,7 +1,7 @@
 //! `stockman trace`: every step of one search, as text or JSON.
 
 use crate::input::{random_tree, read_tree, with_stack};
-use crate::solve::SearchArgs;
+use crate::runner::SearchArgs;
 use crate::{Format, Source};
 use anyhow::{bail, Result};
 use clap::Args;

@@ -34,11 +34,11 @@ pub mod value;
 
 pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use game::{CostlyEval, Game};
-pub use games::{ConnectFour, GameError, GameErrorKind, TicTacToe};
+pub use games::{ConnectFour, GameError, GameErrorKind, GameResult, Playable, TicTacToe};
 pub use observe::{dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer};
-pub use search::{Outcome, SearchError, SearchOptions, TableSize, DEFAULT_MAX_OPEN};
+pub use search::{Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use stats::Stats;
-pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table};
+pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableSize};
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
 pub use value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};

@@ -1,6 +1,7 @@
 //! What every search shares: options, limits, outcome, errors.
 
 use crate::stats::Stats;
+use crate::table::TableSize;
 use crate::value::Value;
 use std::time::{Duration, Instant};
 
@@ -56,16 +57,6 @@ impl Default for SearchOptions {
             table_at_horizon: true,
         }
     }
-}
-
-/// How much memory a transposition table may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableSize {
-    /// A hash map that keeps every entry: never loses information, grows
-    /// with the search. The right choice for the theorems on trees.
-    Unbounded,
-    /// A fixed array of about this many mebibytes, with replacement.
-    Megabytes(usize),
 }
 
 /// What a search found.

@@ -1,9 +1,18 @@
 //! Transposition tables: bounds on positions' values, shared by the searches
 //! that use memory (the MT drivers, and alpha-beta and NegaScout on request).
 
-use crate::search::TableSize;
 use crate::value::{Value, INF};
 use std::collections::HashMap;
+
+/// How much memory a transposition table may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSize {
+    /// A hash map that keeps every entry: never loses information, grows
+    /// with the search. The right choice for the theorems on trees.
+    Unbounded,
+    /// A fixed array of about this many mebibytes, with replacement.
+    Megabytes(usize),
+}
 
 /// What a table knows about a position: `lower <= value <= upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,8 @@
 use super::alphabeta::{move_at, nth_move, Engine};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
-use crate::search::{Outcome, SearchError, SearchOptions, TableSize};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::table::TableSize;
 use crate::table::{AnyTable, NoTable, Table};
 use crate::value::{Role, Value, INF};
 

@@ -87,7 +87,7 @@
 //! assert_eq!(err.to_string(), "move 4 ('8'): out of range (moves are 1 to 7)");
 //! ```
 
-use super::{GameError, GameErrorKind};
+use super::{GameError, GameErrorKind, GameResult, Playable};
 use crate::game::Game;
 use crate::value::{Role, Value};
 use std::fmt;
@@ -589,11 +589,77 @@ impl Game for ConnectFour {
     }
 }
 
+impl Playable for ConnectFour {
+    type PositionError = GameError;
+
+    /// Columns `1`-`7`, as [`ConnectFour::from_moves`] reads them.
+    fn from_position(text: &str) -> Result<ConnectFour, GameError> {
+        ConnectFour::from_moves(text)
+    }
+
+    fn heuristic(self) -> ConnectFour {
+        self.with_heuristic()
+    }
+
+    fn legal_moves(&self) -> Vec<u8> {
+        if self.root.is_over() {
+            return Vec::new();
+        }
+        (0..WIDTH as u8).filter(|&c| self.root.can_play(c)).collect()
+    }
+
+    fn after(&self, mv: u8) -> ConnectFour {
+        ConnectFour {
+            root: self.root.play(mv),
+            ..*self
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        let t = text.trim();
+        let col = match t.parse::<u8>() {
+            Ok(c) if (1..=WIDTH as u8).contains(&c) => c - 1,
+            _ => return Err(format!("`{t}` is not a column: type a number from 1 to {WIDTH}")),
+        };
+        if self.root.is_over() {
+            return Err("the game is over".to_string());
+        }
+        if !self.root.can_play(col) {
+            return Err(format!("column {} is full", col + 1));
+        }
+        Ok(col)
+    }
+
+    fn move_text(&self, mv: u8) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.root.first_player_to_move()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.root.lost {
+            // The player who just moved connected four.
+            Some(if self.root.first_player_to_move() {
+                GameResult::SecondPlayerWins
+            } else {
+                GameResult::FirstPlayerWins
+            })
+        } else if self.root.moves == CELLS {
+            Some(GameResult::Draw)
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::algorithms::{alphabeta, minimax};
-    use crate::search::{SearchOptions, TableSize};
+    use crate::search::SearchOptions;
+    use crate::table::TableSize;
 
     fn game(moves: &str) -> ConnectFour {
         ConnectFour::from_moves(moves).unwrap()

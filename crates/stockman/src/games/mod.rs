@@ -25,7 +25,72 @@ pub mod tictactoe;
 pub use connect4::ConnectFour;
 pub use tictactoe::TicTacToe;
 
+use crate::game::Game;
 use std::fmt;
+
+/// How a finished game ended, from the players' side (not MAX's or MIN's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    /// The player who moved first in the game (X, Black in Othello, White in chess) won.
+    FirstPlayerWins,
+    /// The other player won.
+    SecondPlayerWins,
+    /// Nobody won.
+    Draw,
+}
+
+/// A real game played move by move: what game programs (`stockman play`,
+/// `stockman match`, an engine loop) need beyond the search abstraction.
+///
+/// A value of the game is rooted at one position, and the side to move
+/// there is MAX (every value a search returns is from the root mover's
+/// view). Playing a move at the root gives the game rooted at the next
+/// position, so a game loop is `game = game.after(mv)`. [`Game::moves`]
+/// may leave out moves a search never needs (Connect Four drops moves that
+/// lose at once); [`Playable::legal_moves`] lists every legal move.
+///
+/// # Example
+/// ```
+/// use stockman::games::{GameResult, Playable, TicTacToe};
+/// let mut game = TicTacToe::from_position("1425").unwrap();
+/// let mv = game.parse_move("3").unwrap();
+/// assert_eq!(game.move_text(mv), "3");
+/// game = game.after(mv);
+/// assert_eq!(game.result(), Some(GameResult::FirstPlayerWins));
+/// assert!(game.parse_move("9").is_err()); // the game is over
+/// ```
+pub trait Playable: Game + Clone + fmt::Display + Sized {
+    /// Why a position text was rejected.
+    type PositionError: std::error::Error + Send + Sync + 'static;
+
+    /// The game at a position in the game's notation (a move list, a board,
+    /// a FEN...); `""` is the start of the game.
+    fn from_position(text: &str) -> Result<Self, Self::PositionError>;
+
+    /// The same position valued for depth-limited searches: a heuristic at
+    /// the horizon, exact endings ranked above every heuristic value.
+    fn heuristic(self) -> Self;
+
+    /// Every legal move at the root (none when the game is over).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// The game after `mv` (a legal move) is played at the root.
+    fn after(&self, mv: Self::Move) -> Self;
+
+    /// Reads a move typed in the game's notation, checking that it is legal
+    /// at the root; the error is a one-line reason for a person.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+
+    /// A move of the root in the game's notation (what `parse_move` reads).
+    fn move_text(&self, mv: Self::Move) -> String;
+
+    /// Whether the player who moved first in the game is to move at the root.
+    fn first_player_to_move(&self) -> bool;
+
+    /// How the game ended, if it is over at the root.
+    fn result(&self) -> Option<GameResult>;
+}
 
 /// Why a move string was rejected: which move, and what is wrong with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

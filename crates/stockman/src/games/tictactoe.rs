@@ -38,7 +38,7 @@
 //! assert_eq!((out.value, out.best_move), (Some(1), Some(2)));
 //! ```
 
-use super::{GameError, GameErrorKind};
+use super::{GameError, GameErrorKind, GameResult, Playable};
 use crate::game::Game;
 use crate::value::{Role, Value};
 use std::fmt;
@@ -260,11 +260,70 @@ impl Game for TicTacToe {
     }
 }
 
+impl Playable for TicTacToe {
+    type PositionError = GameError;
+
+    /// Cells `1`-`9`, as [`TicTacToe::from_moves`] reads them.
+    fn from_position(text: &str) -> Result<TicTacToe, GameError> {
+        TicTacToe::from_moves(text)
+    }
+
+    /// Tic-tac-toe is always searched to the end: the same game.
+    fn heuristic(self) -> TicTacToe {
+        self
+    }
+
+    fn legal_moves(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.moves(&self.root, &mut out);
+        out
+    }
+
+    fn after(&self, mv: u8) -> TicTacToe {
+        TicTacToe {
+            root: self.root.play(mv),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        let t = text.trim();
+        let cell = match t.parse::<u8>() {
+            Ok(c) if (1..=9).contains(&c) => c - 1,
+            _ => return Err(format!("`{t}` is not a cell: type a number from 1 to 9")),
+        };
+        if self.root.is_over() {
+            return Err("the game is over".to_string());
+        }
+        if self.root.cell(cell) != '.' {
+            return Err(format!("cell {} is already taken", cell + 1));
+        }
+        Ok(cell)
+    }
+
+    fn move_text(&self, mv: u8) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.root.x_to_move()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        match self.root.winner() {
+            Some('X') => Some(GameResult::FirstPlayerWins),
+            Some(_) => Some(GameResult::SecondPlayerWins),
+            None if self.root.is_over() => Some(GameResult::Draw),
+            None => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::algorithms::{alphabeta, minimax, negascout};
-    use crate::search::{SearchOptions, TableSize};
+    use crate::search::SearchOptions;
+    use crate::table::TableSize;
     use std::collections::HashSet;
 
     fn value(moves: &str) -> Value {

@@ -1,0 +1,238 @@
+//! Running searches and printing their rows: the machinery `solve`,
+//! `solve --game`, `trace` and `experiment` share. It imports none of them.
+
+use crate::report::{table, Row};
+use crate::Format;
+use anyhow::Result;
+use clap::Args;
+use std::process::ExitCode;
+use std::time::Duration;
+use stockman::algorithms::iterative;
+use stockman::{
+    Algorithm, AnyTable, CostlyEval, Game, LeafRecorder, NoObserver, Observer, Role, SearchOptions, Table, TableSize,
+};
+
+/// Options shared by `solve` and `trace`.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Comma-separated algorithms, or `all`: minimax, alphabeta, negascout, sss, dual,
+    /// recsss, recdual, mt-sss, mt-dual, mtdf, mtd-bi, bns [default: all; mtd-bi for games].
+    #[arg(long)]
+    pub algo: Option<String>,
+    /// Drive each depth-first algorithm by iterative deepening (one table across depths).
+    #[arg(long)]
+    pub iterative: bool,
+    /// The role of the root of a tree file or random tree.
+    #[arg(long, default_value = "max", value_parser = parse_role)]
+    pub root: Role,
+    /// Search only this many plies; deeper nodes are evaluated statically.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Make every leaf evaluation spend about N nanoseconds (a costly evaluation function).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub eval_cost_ns: u64,
+    /// Stop a search after visiting N positions.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop a search after this many seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<Duration>,
+    /// Stop a best-first search whose OPEN list would exceed N entries.
+    #[arg(long, value_name = "N", default_value_t = stockman::DEFAULT_MAX_OPEN)]
+    pub max_open: usize,
+    /// Transposition table of fixed size in MiB (default: an unbounded table
+    /// for the MT drivers and none for the baselines).
+    #[arg(long, value_name = "MB", value_parser = parse_tt_mb)]
+    pub tt_mb: Option<usize>,
+    /// Keep positions at the depth limit (--depth) out of the transposition
+    /// table: one memory access less per leaf, but the MT drivers then
+    /// evaluate a leaf again in every pass that reaches it.
+    #[arg(long)]
+    pub no_horizon_table: bool,
+    /// MTD(f)'s first guess.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub first_guess: i32,
+}
+
+fn parse_role(s: &str) -> Result<Role, String> {
+    s.parse()
+}
+
+/// The largest table `--tt-mb` accepts: 1 TiB.
+const MAX_TT_MB: usize = 1 << 20;
+
+fn parse_tt_mb(s: &str) -> Result<usize, String> {
+    let mb: usize = s.parse().map_err(|_| format!("`{s}` is not a whole number of MiB"))?;
+    if !(1..=MAX_TT_MB).contains(&mb) {
+        return Err(format!("`{s}`: the table size must be 1 to {MAX_TT_MB} MiB"));
+    }
+    // Ask for the memory once, untouched, so that a table the machine cannot
+    // hold is an error here and not an abort in the middle of a search.
+    let mut probe: Vec<u64> = Vec::new();
+    probe
+        .try_reserve_exact(mb << 17)
+        .map_err(|_| format!("`{s}`: cannot allocate a table of {mb} MiB on this machine"))?;
+    Ok(mb)
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim_end_matches('s')
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err(format!("`{s}`: the time limit must be a positive number of seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}`: the time limit is too large"))
+}
+
+impl SearchArgs {
+    pub fn algorithms(&self) -> Result<Vec<Algorithm>> {
+        Ok(Algorithm::parse_list(self.algo.as_deref().unwrap_or("all"))?)
+    }
+
+    /// How to run each algorithm.
+    pub fn how(&self, leaves: bool) -> How {
+        How {
+            eval_cost_ns: self.eval_cost_ns,
+            leaves,
+            iterative: self.iterative,
+        }
+    }
+
+    /// Whether `--algo` was given.
+    pub fn algo_given(&self) -> bool {
+        self.algo.is_some()
+    }
+
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            depth: self.depth,
+            max_nodes: self.max_nodes,
+            time_limit: self.time_limit,
+            max_open: self.max_open,
+            table: self.tt_mb.map_or(TableSize::Unbounded, TableSize::Megabytes),
+            first_guess: self.first_guess,
+            table_move_first: false,
+            table_at_horizon: !self.no_horizon_table,
+        }
+    }
+}
+
+/// Runs every algorithm on `game`; `best` turns a best move into its JSON form.
+pub fn rows<G: Game + Sync>(
+    game: &G,
+    algos: &[Algorithm],
+    opts: &SearchOptions,
+    how: &How,
+    best: &(dyn Fn(&G::Move, usize) -> serde_json::Value + Sync),
+) -> Vec<Row> {
+    rows_in(game, algos, opts, how, best, None)
+}
+
+/// [`rows`], reusing `table` (cleared before each search) instead of a new
+/// table per search: a batch of positions then pays for the table's memory once.
+pub fn rows_in<G: Game + Sync>(
+    game: &G,
+    algos: &[Algorithm],
+    opts: &SearchOptions,
+    how: &How,
+    best: &(dyn Fn(&G::Move, usize) -> serde_json::Value + Sync),
+    mut table: Option<&mut AnyTable>,
+) -> Vec<Row> {
+    let mut out = Vec::new();
+    for &a in algos {
+        let to_json = |o: &stockman::Outcome<G::Move>| o.best_move.as_ref().zip(o.best_index).map(|(m, i)| best(m, i));
+        let table = table.as_deref_mut();
+        let row = if how.eval_cost_ns > 0 {
+            let g = CostlyEval {
+                game,
+                nanos: how.eval_cost_ns,
+            };
+            run_one(&g, a, opts, how, &to_json, table)
+        } else {
+            run_one(game, a, opts, how, &to_json, table)
+        };
+        out.push(row);
+    }
+    out
+}
+
+/// How `rows` runs each algorithm.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct How {
+    /// Spend this long in every leaf evaluation.
+    pub eval_cost_ns: u64,
+    /// Record the leaves.
+    pub leaves: bool,
+    /// Drive depth-first algorithms by iterative deepening.
+    pub iterative: bool,
+}
+
+fn run_one<G: Game>(
+    game: &G,
+    a: Algorithm,
+    opts: &SearchOptions,
+    how: &How,
+    best: &dyn Fn(&stockman::Outcome<G::Move>) -> Option<serde_json::Value>,
+    table: Option<&mut AnyTable>,
+) -> Row {
+    let deepen = how.iterative && !a.is_best_first();
+    let name = if deepen {
+        format!("{}+id", a.name())
+    } else {
+        a.name().to_string()
+    };
+    // Recording leaves costs an allocation per leaf: only when asked.
+    if how.leaves {
+        let mut rec = LeafRecorder::default();
+        let r = search_with(game, a, opts, deepen, table, &mut rec);
+        let leaves = r.is_ok().then(|| rec.paths());
+        Row::new(&name, r, best, leaves)
+    } else {
+        let r = search_with(game, a, opts, deepen, table, &mut NoObserver);
+        Row::new(&name, r, best, None)
+    }
+}
+
+fn search_with<G: Game, O: Observer>(
+    game: &G,
+    a: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    table: Option<&mut AnyTable>,
+    obs: &mut O,
+) -> Result<stockman::Outcome<G::Move>, stockman::SearchError> {
+    match table {
+        Some(t) => {
+            t.clear();
+            if deepen {
+                iterative::search_in(game, a, opts, obs, t)
+            } else {
+                a.search_in(game, opts, obs, t)
+            }
+        }
+        None if deepen => iterative::search_observed(game, a, opts, obs),
+        None => a.search_observed(game, opts, obs),
+    }
+}
+
+pub fn print_rows(rows: &[Row], format: Format) -> Result<()> {
+    match format {
+        Format::Text => print!("{}", table(rows)),
+        Format::Json => println!("{}", serde_json::to_string_pretty(rows)?),
+    }
+    Ok(())
+}
+
+/// 0 when every search answered, 3 when one stopped at a limit.
+pub fn exit_code(rows: &[Row]) -> ExitCode {
+    if rows.iter().any(|r| r.error.is_some()) {
+        for r in rows.iter().filter(|r| r.error.is_some()) {
+            eprintln!("error: {}: {}", r.algorithm, r.error.as_deref().unwrap_or_default());
+        }
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
