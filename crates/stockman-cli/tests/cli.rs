@@ -603,7 +603,9 @@ fn the_node_limit_stops_every_search_with_exit_3() {
 
 #[test]
 fn the_time_limit_stops_a_long_search_with_exit_3() {
-    let start = Instant::now();
+    // 8^30 leaves: only the limit can end this search, whatever the load.
+    // (How soon it ends is the clock's business, not a test's; the harness's
+    // TIMEOUT only catches a hang.)
     let run = stockman(&[
         "solve",
         "--random",
@@ -618,7 +620,6 @@ fn the_time_limit_stops_a_long_search_with_exit_3() {
         &run.stderr,
         &["error: alphabeta: time limit reached", "(--time-limit 0.100s)"],
     );
-    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
 }
 
 #[test]

@@ -300,6 +300,41 @@ mod tests {
         }
     }
 
+    /// The records with a time that depends on the counts only: 100 us
+    /// plus one per position visited (every search then passes the summary's
+    /// 0.1 ms floor, so the time section is exercised, and deterministically).
+    fn injected_times(rs: &[Record]) -> Vec<Record> {
+        rs.iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.stats.time_us = 100 + r.stats.nodes;
+                r
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_time_section_reports_injected_times() {
+        let stop = AtomicBool::new(false);
+        let dir = tmp("times");
+        let run = plan(&dir, None).execute(&stop, &|_| {}).unwrap();
+        let s = summarize(&injected_times(&run.records));
+        let md = s.markdown("t");
+        assert!(md.contains("Time relative to alpha-beta"), "{md}");
+        // Alpha-beta against itself is exactly 1 on every tree.
+        for cells in s.panels.values() {
+            for ((algo, _), cell) in cells {
+                if s.algorithms[*algo] == "alphabeta" {
+                    let t = cell.time_vs_alphabeta.expect("alpha-beta took >= 0.1 ms");
+                    assert_eq!((t.min, t.max), (1.0, 1.0));
+                } else {
+                    assert!(cell.time_vs_alphabeta.is_some(), "{}", s.algorithms[*algo]);
+                }
+            }
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
     fn counts(rs: &[Record]) -> Vec<Record> {
         rs.iter()
             .map(|r| Record {
@@ -336,11 +371,24 @@ mod tests {
         assert!(!shard_dir.join("summary.md").exists(), "a shard writes no summary");
         let merged_dir = tmp("merged");
         let (merged, files) = merge_files(std::slice::from_ref(&shard_dir), &merged_dir).unwrap();
+        // The counts agree exactly; the measured times of two runs never do,
+        // so nothing below compares them: each summary is checked against its
+        // own records, and the two summaries against each other with the same
+        // injected times.
         assert_eq!(counts(&merged), counts(&whole.records));
-        assert_eq!(summarize(&merged), summarize(&whole.records));
-        let a = std::fs::read_to_string(whole_dir.join("summary.md")).unwrap();
-        let b = std::fs::read_to_string(merged_dir.join("summary.md")).unwrap();
-        assert_eq!(a, b);
+        // (`again` rewrote the unsharded directory.)
+        for (dir, records) in [(&whole_dir, &again.records), (&merged_dir, &merged)] {
+            let on_disk = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+            let from_csv = read_csv(&dir.join("results.csv")).unwrap();
+            assert_eq!(&from_csv, records);
+            assert_eq!(on_disk, summarize(records).markdown("Experiment summary"));
+        }
+        let (a, b) = (injected_times(&merged), injected_times(&whole.records));
+        assert_eq!(summarize(&a), summarize(&b));
+        assert_eq!(
+            summarize(&a).markdown("Experiment summary"),
+            summarize(&b).markdown("Experiment summary")
+        );
         assert_eq!(files.len(), whole.files.len());
         for d in [whole_dir, shard_dir, merged_dir] {
             std::fs::remove_dir_all(d).ok();
