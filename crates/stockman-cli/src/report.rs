@@ -15,6 +15,12 @@ pub struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<[Value; 2]>,
     pub stats: Stats,
+    /// Iterative deepening: the deepest completed iteration, whose value and move these are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth_completed: Option<u32>,
+    /// Iterative deepening: the limit that stopped the next iteration, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<String>,
     /// The evaluated leaves in evaluation order (with --leaves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leaves: Option<Vec<Vec<u32>>>,
@@ -37,6 +43,8 @@ impl Row {
                 best_move: best(&out),
                 bound: out.bound.map(|(a, b)| [a, b]),
                 stats: out.stats,
+                depth_completed: out.depth_completed,
+                stopped_by: out.stopped_by.map(|l| l.to_string()),
                 leaves,
                 error: None,
             },
@@ -46,6 +54,8 @@ impl Row {
                 best_move: None,
                 bound: None,
                 stats: e.stats().copied().unwrap_or_default(),
+                depth_completed: None,
+                stopped_by: None,
                 leaves: None,
                 error: Some(e.to_string()),
             },

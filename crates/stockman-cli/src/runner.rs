@@ -225,8 +225,18 @@ pub fn print_rows(rows: &[Row], format: Format) -> Result<()> {
     Ok(())
 }
 
-/// 0 when every search answered, 3 when one stopped at a limit.
+/// 0 when every search answered (an iterative search stopped by a limit
+/// answers with its last completed depth), 3 when one stopped without one.
 pub fn exit_code(rows: &[Row]) -> ExitCode {
+    for r in rows {
+        if let (Some(limit), Some(d)) = (&r.stopped_by, r.depth_completed) {
+            eprintln!(
+                "note: {}: {limit} stopped depth {}; the answer is depth {d}'s",
+                r.algorithm,
+                d + 1
+            );
+        }
+    }
     if rows.iter().any(|r| r.error.is_some()) {
         for r in rows.iter().filter(|r| r.error.is_some()) {
             eprintln!("error: {}: {}", r.algorithm, r.error.as_deref().unwrap_or_default());

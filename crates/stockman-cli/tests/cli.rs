@@ -1015,3 +1015,55 @@ fn a_closed_pipe_is_not_a_panic() {
     // SIGPIPE is 13 on every Unix this runs on.
     assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
 }
+
+/// The engine contract of iterative deepening: under a limit, the answer of
+/// the last completed depth, exit 0, `depth_completed`, and the limit as the
+/// user gave it. Node limits keep it deterministic.
+#[test]
+fn iterative_deepening_under_a_limit_answers_with_its_last_depth() {
+    let args = [
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "40",
+        "--iterative",
+        "--algo",
+        "mtdf",
+    ];
+    let limited = [&args[..], &["--max-nodes", "300000"]].concat();
+    let rows = solve_json(&limited);
+    let r = row(&rows, "mtdf+id");
+    let d = r["depth_completed"].as_u64().expect("depth_completed");
+    assert!(d >= 8, "{r}");
+    assert!(r["value"].is_i64() && r["best_move"].is_u64(), "{r}");
+    assert_eq!(r["stopped_by"], "--max-nodes 300000");
+    assert!(r["stats"]["nodes"].as_u64().unwrap() <= 300_000, "{r}");
+    // The same value and move as a fixed-depth search to that depth.
+    let depth = d.to_string();
+    let fixed = [&args[..4], &["--depth", &depth, "--algo", "alphabeta,mtdf"]].concat();
+    for f in solve_json(&fixed) {
+        assert_eq!(f["value"], r["value"], "{f}");
+    }
+    let run = stockman(&[&["solve"][..], &limited[..]].concat());
+    assert_contains(&run.stderr, &["note: mtdf+id: --max-nodes 300000 stopped depth"]);
+    // A time limit: an answer and exit 0 (how deep depends on the machine).
+    let timed = solve_json(&[&args[..], &["--time-limit", "1"]].concat());
+    assert!(row(&timed, "mtdf+id")["depth_completed"].as_u64().unwrap() >= 1);
+    // Not even depth 1: exit 3, and the message names the limit as given.
+    let run = stockman(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--depth",
+        "9",
+        "--iterative",
+        "--algo",
+        "mtdf",
+        "--max-nodes",
+        "3",
+    ]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(&run.stderr, &["(--max-nodes 3)"]);
+}

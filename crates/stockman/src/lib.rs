@@ -36,7 +36,7 @@ pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use game::{CostlyEval, Game};
 pub use games::{ConnectFour, GameError, GameErrorKind, GameResult, Playable, TicTacToe};
 pub use observe::{dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer};
-pub use search::{Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use search::{Limit, Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use stats::Stats;
 pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableSize};
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};

@@ -73,8 +73,54 @@ pub struct Outcome<M> {
     /// satisfies `alpha < v < beta`, or `alpha <= v` when `beta - alpha < 2`
     /// is not what stopped it. See [`crate::algorithms::bns`].
     pub bound: Option<(Value, Value)>,
-    /// What the search measured.
+    /// Iterative deepening: the deepest iteration that completed, whose
+    /// value and best move these are. `None` for a single search.
+    pub depth_completed: Option<u32>,
+    /// Iterative deepening: the limit that stopped the next iteration
+    /// (the answer is then the last completed one's); `None` if no limit did.
+    pub stopped_by: Option<Limit>,
+    /// What the search measured (for iterative deepening: every
+    /// iteration's counters, the unfinished one's included).
     pub stats: Stats,
+}
+
+impl<M> Outcome<M> {
+    /// A single search's outcome (no deepening, no limit hit).
+    pub fn new(
+        value: Option<Value>,
+        best_move: Option<M>,
+        best_index: Option<usize>,
+        bound: Option<(Value, Value)>,
+        stats: Stats,
+    ) -> Outcome<M> {
+        Outcome {
+            value,
+            best_move,
+            best_index,
+            bound,
+            depth_completed: None,
+            stopped_by: None,
+            stats,
+        }
+    }
+}
+
+/// A search limit, as the caller gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`SearchOptions::max_nodes`].
+    Nodes(u64),
+    /// [`SearchOptions::time_limit`].
+    Time(Duration),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Nodes(n) => write!(f, "--max-nodes {n}"),
+            Limit::Time(t) => write!(f, "--time-limit {:.3}s", t.as_secs_f64()),
+        }
+    }
 }
 
 /// Why a search stopped without an answer.
@@ -119,6 +165,15 @@ pub enum SearchError {
 }
 
 impl SearchError {
+    /// The limit that stopped the search, if a node or time limit did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            SearchError::NodeLimit { limit, .. } => Some(Limit::Nodes(*limit)),
+            SearchError::TimeLimit { limit, .. } => Some(Limit::Time(*limit)),
+            _ => None,
+        }
+    }
+
     /// What the search had done when it stopped, if it started.
     pub fn stats(&self) -> Option<&Stats> {
         match self {

@@ -107,6 +107,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             best_move,
             best_index,
             bound: None,
+            depth_completed: None,
+            stopped_by: None,
             stats,
         })
     }

@@ -7,6 +7,13 @@
 //! without a depth limit, after the first iteration in which no position was
 //! cut off by the depth limit (the whole tree was seen).
 //!
+//! The search is *anytime*: when the node or time limit stops an iteration,
+//! the answer is the last completed iteration's value and best move, with
+//! [`Outcome::depth_completed`] saying which and [`Outcome::stopped_by`] the
+//! limit (the counters include the unfinished iteration). Only a limit that
+//! stops the first iteration is an error. An unfinished iteration's passes
+//! are thrown away whole, so no partial MTD(f) bound leaks into the answer.
+//!
 //! # Complexity
 //! The sum of the iterations; on trees of width `w` the last one dominates
 //! (about `w/(w-1)` of a single search), and better ordering usually makes
@@ -61,6 +68,7 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
     let start = std::time::Instant::now();
     let mut total = Stats::default();
     let mut guess = opts.first_guess;
+    let mut last: Option<Outcome<G::Move>> = None;
     let mut depth = 1;
     loop {
         let o = SearchOptions {
@@ -71,9 +79,23 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
             time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..opts.clone()
         };
-        let out = algo
-            .search_in(game, &o, obs, &mut table)
-            .map_err(|e| add_stats(e, total))?;
+        let out = match algo.search_in(game, &o, obs, &mut table) {
+            Ok(out) => out,
+            Err(e) => {
+                // A limit names the caller's limit (not what was left of it
+                // for this iteration) and counts every iteration.
+                let e = as_given(e, opts, total);
+                return match (last, e.limit()) {
+                    // Anytime: the last completed iteration's answer.
+                    (Some(done), Some(limit)) => Ok(Outcome {
+                        stats: *e.stats().expect("a limit error carries stats"),
+                        stopped_by: Some(limit),
+                        ..done
+                    }),
+                    _ => Err(e),
+                };
+            }
+        };
         total += out.stats;
         if let Some(v) = out.value {
             guess = v;
@@ -82,26 +104,107 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
             Some(max) => depth >= max,
             None => out.stats.horizon_nodes == 0,
         };
+        let mut out = Outcome {
+            depth_completed: Some(depth),
+            stats: total,
+            ..out
+        };
+        out.stats.time_us = start.elapsed().as_micros() as u64;
         if done {
-            total.max_open = out.stats.max_open;
-            total.time_us = start.elapsed().as_micros() as u64;
-            return Ok(Outcome { stats: total, ..out });
+            return Ok(out);
         }
+        last = Some(out);
         depth += 1;
     }
 }
 
-/// A limit error carries the counters of every iteration, not just the last.
-fn add_stats(e: SearchError, before: Stats) -> SearchError {
+/// A limit error of one iteration as the caller sees it: the caller's own
+/// limit, and the counters of every iteration so far.
+fn as_given(e: SearchError, opts: &SearchOptions, before: Stats) -> SearchError {
     match e {
         SearchError::NodeLimit { limit, stats } => SearchError::NodeLimit {
-            limit,
+            limit: opts.max_nodes.unwrap_or(limit),
             stats: before + stats,
         },
         SearchError::TimeLimit { limit, stats } => SearchError::TimeLimit {
-            limit,
+            limit: opts.time_limit.unwrap_or(limit),
             stats: before + stats,
         },
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ConnectFour;
+    use crate::search::Limit;
+    use crate::table::TableSize;
+
+    fn opts(max_nodes: Option<u64>) -> SearchOptions {
+        SearchOptions {
+            depth: Some(40),
+            max_nodes,
+            table: TableSize::Megabytes(4),
+            ..Default::default()
+        }
+    }
+
+    /// Stopped by a limit, deepening answers with the last completed
+    /// iteration: the same value and move as a fixed-depth search to it.
+    #[test]
+    fn a_limit_returns_the_last_completed_iteration() {
+        let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+        for algo in [
+            Algorithm::AlphaBeta,
+            Algorithm::NegaScout,
+            Algorithm::Mtdf,
+            Algorithm::MtdBi,
+        ] {
+            let out = search(&game, algo, &opts(Some(20_000))).unwrap();
+            assert_eq!(out.stopped_by, Some(Limit::Nodes(20_000)), "{algo}");
+            let d = out.depth_completed.expect("some depth completed");
+            assert!(d >= 2, "{algo}: depth {d}");
+            assert!(out.stats.nodes <= 20_000, "{algo}");
+            let fixed = SearchOptions {
+                depth: Some(d),
+                ..opts(None)
+            };
+            let flat = search(&game, algo, &fixed).unwrap();
+            assert_eq!(flat.depth_completed, Some(d));
+            assert_eq!(
+                (out.value, out.best_move),
+                (flat.value, flat.best_move),
+                "{algo} depth {d}"
+            );
+            let plain = Algorithm::AlphaBeta.search(&game, &fixed).unwrap();
+            assert_eq!(out.value, plain.value, "{algo} depth {d}");
+        }
+    }
+
+    /// Only a limit that stops the first iteration is an error, and it
+    /// names the caller's limit.
+    #[test]
+    fn a_limit_before_depth_one_is_an_error_naming_the_given_limit() {
+        let game = ConnectFour::new().with_heuristic();
+        let e = search(&game, Algorithm::Mtdf, &opts(Some(3))).unwrap_err();
+        assert_eq!(e.limit(), Some(Limit::Nodes(3)));
+        assert!(e.to_string().contains("--max-nodes 3"), "{e}");
+    }
+
+    /// Without a limit, the answer is the last depth's and nothing stopped it.
+    #[test]
+    fn a_finished_search_reports_its_depth() {
+        let game = crate::TicTacToe::new();
+        let o = SearchOptions {
+            table: TableSize::Megabytes(1),
+            ..Default::default()
+        };
+        let out = search(&game, Algorithm::Mtdf, &o).unwrap();
+        assert_eq!(out.value, Some(0));
+        assert_eq!(out.stopped_by, None);
+        // Depth 9 still stops at full boards as horizon nodes; depth 10 is
+        // the first that meets no horizon, so deepening ends there.
+        assert_eq!(out.depth_completed, Some(10));
     }
 }

@@ -42,6 +42,8 @@ pub fn search_observed<G: Game, O: Observer>(
         best_move: best.map(|(_, m)| m),
         best_index: best.map(|(i, _)| i),
         bound: None,
+        depth_completed: None,
+        stopped_by: None,
         stats,
     })
 }

@@ -112,6 +112,8 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
             best_move,
             best_index,
             bound,
+            depth_completed: None,
+            stopped_by: None,
             stats: self.e.cx.finish(),
         }
     }

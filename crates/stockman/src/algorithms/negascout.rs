@@ -70,6 +70,8 @@ fn run<G: Game, O: Observer, T: Table>(mut e: Engine<'_, G, O, T>) -> Result<Out
         best_move,
         best_index,
         bound: None,
+        depth_completed: None,
+        stopped_by: None,
         stats,
     })
 }

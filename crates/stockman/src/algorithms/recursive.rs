@@ -405,6 +405,8 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             best_move,
             best_index,
             bound: None,
+            depth_completed: None,
+            stopped_by: None,
             stats: self.stats,
         })
     }
