@@ -84,6 +84,15 @@ pub trait Game {
         (-crate::INF, crate::INF)
     }
 
+    /// A small number naming `mv` at `pos` the same wherever it is played
+    /// (a column, a cell, a from-to pair), or `None` (the default: trees).
+    ///
+    /// The learning move-ordering heuristics ([`crate::ordering`]: history,
+    /// killers) recognise moves by it; without it they change nothing.
+    fn move_key(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<u32> {
+        None
+    }
+
     /// A short name for messages and reports; searches never depend on it.
     fn name(&self) -> &str {
         "game"
@@ -121,6 +130,10 @@ impl<G: Game + ?Sized> Game for &G {
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         (**self).bounds(pos)
+    }
+    #[inline]
+    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
+        (**self).move_key(pos, mv)
     }
     fn name(&self) -> &str {
         (**self).name()
@@ -175,6 +188,10 @@ impl<G: Game> Game for CostlyEval<G> {
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         self.game.bounds(pos)
+    }
+    #[inline]
+    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
+        self.game.move_key(pos, mv)
     }
     fn name(&self) -> &str {
         self.game.name()

@@ -23,9 +23,11 @@
 #![warn(missing_docs)]
 
 pub mod algorithms;
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod observe;
+pub mod ordering;
 pub mod search;
 pub mod stats;
 pub mod table;
@@ -33,9 +35,11 @@ pub mod trees;
 pub mod value;
 
 pub use algorithms::{Algorithm, UnknownAlgorithm};
+pub use engine::{Engine, Limits};
 pub use game::{CostlyEval, Game};
 pub use games::{ConnectFour, GameError, GameErrorKind, GameResult, Playable, TicTacToe};
 pub use observe::{dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer};
+pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use stats::Stats;
 pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableSize};

@@ -42,6 +42,25 @@ pub struct SearchOptions {
     /// and MT-SSS\* evaluates each leaf once, as SSS\* does, only when leaf
     /// values are kept. Searches to terminal positions have no such positions.
     pub table_at_horizon: bool,
+    /// The history heuristic ([`crate::ordering`]): moves that were best or
+    /// cut off elsewhere are tried first. Needs [`Game::move_key`](crate::Game::move_key).
+    /// Suspends the leaf-order theorems (it reorders children); values stay.
+    pub history: bool,
+    /// Two killer moves per ply ([`crate::ordering`]), tried after the
+    /// table's move. Needs [`Game::move_key`](crate::Game::move_key).
+    /// Suspends the leaf-order theorems; values stay.
+    pub killers: bool,
+    /// Enhanced transposition cutoffs (Plaat et al. 1996): before searching
+    /// a node's children, look each up in the table and stop at once if one
+    /// already proves a cutoff. Visits fewer nodes, and different ones, so
+    /// the leaf-set theorems do not apply; values stay.
+    pub etc: bool,
+    /// Aspiration windows for alpha-beta and NegaScout under iterative
+    /// deepening: each iteration after the first searches
+    /// `(previous - w, previous + w)` first, and the full window again only
+    /// if the value falls outside. `None`: full windows. In the game's value
+    /// units (Connect Four's heuristic: 100 per point of score).
+    pub aspiration: Option<Value>,
 }
 
 impl Default for SearchOptions {
@@ -55,6 +74,30 @@ impl Default for SearchOptions {
             first_guess: 0,
             table_move_first: false,
             table_at_horizon: true,
+            history: false,
+            killers: false,
+            etc: false,
+            aspiration: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// What a game-playing program uses with iterative deepening: the
+    /// table's move first, the history heuristic, killer moves and enhanced
+    /// transposition cutoffs, over a fixed 64 MiB table, and an aspiration
+    /// window of `aspiration` for alpha-beta and NegaScout. The default
+    /// options keep all of these off, because the theorems about leaf
+    /// orders and leaf sets assume a fixed left-to-right order.
+    pub fn engine(aspiration: Option<Value>) -> SearchOptions {
+        SearchOptions {
+            table: TableSize::Megabytes(64),
+            table_move_first: true,
+            history: true,
+            killers: true,
+            etc: true,
+            aspiration,
+            ..SearchOptions::default()
         }
     }
 }

@@ -22,6 +22,7 @@
 use super::context::Context;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Entry, NoTable, Table, NO_MOVE};
 use crate::value::{Role, Value, INF};
@@ -49,11 +50,12 @@ pub fn search_window<G: Game, O: Observer>(
     beta: Value,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
+    let heur = &mut Heuristics::new();
     match opts.table {
         crate::TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
-            Engine::new(game, opts, obs, AnyTable::new(opts.table)).run(alpha, beta)
+            Engine::new(game, opts, obs, AnyTable::new(opts.table), heur).run(alpha, beta)
         }
-        _ => Engine::new(game, opts, obs, NoTable).run(alpha, beta),
+        _ => Engine::new(game, opts, obs, NoTable, heur).run(alpha, beta),
     }
 }
 
@@ -65,7 +67,20 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
     obs: &mut O,
     table: T,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    Engine::new(game, opts, obs, table).run(-INF, INF)
+    search_kept(game, opts, obs, table, &mut Heuristics::new(), (-INF, INF))
+}
+
+/// Alpha-beta with the window `window`, using `table` and `heur` (kept by
+/// the caller across searches, as iterative deepening and the engine do).
+pub fn search_kept<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+    heur: &mut Heuristics,
+    window: (Value, Value),
+) -> Result<Outcome<G::Move>, SearchError> {
+    Engine::new(game, opts, obs, table, heur).run(window.0, window.1)
 }
 
 /// The fail-soft alpha-beta engine, generic over its table.
@@ -80,10 +95,18 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     pub root_best: Option<usize>,
     /// Whether the last value returned is exact (a leaf, or an exact table entry).
     pub exact: bool,
+    /// History scores and killers, kept by the caller across searches.
+    pub heur: &'a mut Heuristics,
+    /// Which of them order moves, and whether to try enhanced transposition cutoffs.
+    history: bool,
+    killers: bool,
+    etc: bool,
+    /// Reusable move orders, one per ply (used only when a heuristic reorders).
+    orders: Vec<Vec<u32>>,
 }
 
 impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
-    pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T) -> Self {
+    pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T, heur: &'a mut Heuristics) -> Self {
         Engine {
             cx: Context::new(game, opts, obs),
             table,
@@ -91,7 +114,130 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             table_at_horizon: opts.table_at_horizon,
             root_best: None,
             exact: false,
+            heur,
+            history: opts.history,
+            killers: opts.killers,
+            etc: opts.etc && T::ENABLED,
+            orders: Vec::new(),
         }
+    }
+
+    /// The order to try the moves of `pos` in: the table's move first (if
+    /// enabled), then, when a learning heuristic is on and the game names
+    /// its moves, the killers of `ply` and the rest by history score; else
+    /// the rest left to right. Give it back with [`Engine::give_order`].
+    #[inline]
+    pub fn order(&mut self, pos: &G::Position, moves: &[G::Move], hint: u32, ply: u32) -> Order {
+        let n = moves.len();
+        let first = self.first_move(hint, n);
+        if !(self.history || self.killers) || self.cx.game.move_key(pos, moves[0]).is_none() {
+            return Order::Plain(first);
+        }
+        let mut list = self
+            .orders
+            .get_mut(ply as usize)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        list.clear();
+        let game = self.cx.game;
+        let key = |i: usize| game.move_key(pos, moves[i]).unwrap_or(u32::MAX);
+        if self.move_first && (hint as usize) < n {
+            list.push(hint);
+        }
+        if self.killers {
+            for k in self.heur.killers(ply).into_iter().flatten() {
+                if let Some(i) = (0..n).find(|&i| key(i) == k) {
+                    if !list.contains(&(i as u32)) {
+                        list.push(i as u32);
+                    }
+                }
+            }
+        }
+        let front = list.len();
+        for i in 0..n as u32 {
+            if !list[..front].contains(&i) {
+                list.push(i);
+            }
+        }
+        if self.history {
+            // Stable: equal scores keep the game's order.
+            let heur = &*self.heur;
+            list[front..].sort_by_key(|&i| std::cmp::Reverse(heur.history(key(i as usize))));
+        }
+        Order::Listed(list)
+    }
+
+    /// Returns a move order's buffer for reuse.
+    #[inline]
+    pub fn give_order(&mut self, ply: u32, order: Order) {
+        if let Order::Listed(list) = order {
+            let ply = ply as usize;
+            if self.orders.len() <= ply {
+                self.orders.resize_with(ply + 1, Vec::new);
+            }
+            self.orders[ply] = list;
+        }
+    }
+
+    /// Teaches the heuristics what a searched node found: its best move
+    /// `best` cut off (`g` outside the window) or was exact.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn learn(&mut self, pos: &G::Position, mv: G::Move, ply: u32, role: Role, g: Value, alpha: Value, beta: Value) {
+        if !(self.history || self.killers) {
+            return;
+        }
+        let Some(key) = self.cx.game.move_key(pos, mv) else {
+            return;
+        };
+        let cutoff = match role {
+            Role::Max => g >= beta,
+            Role::Min => g <= alpha,
+        };
+        if cutoff && self.killers {
+            self.heur.add_killer(ply, key);
+        }
+        if self.history && (cutoff || (alpha < g && g < beta)) {
+            self.heur.reward(key, self.cx.draft(ply).min(64));
+        }
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored bound (at the
+    /// children's draft) already refutes the window settles `pos` without
+    /// searching. Returns the bound and the child's index.
+    #[inline]
+    pub fn etc_cut(
+        &mut self,
+        pos: &G::Position,
+        moves: &[G::Move],
+        ply: u32,
+        role: Role,
+        alpha: Value,
+        beta: Value,
+    ) -> Option<(Value, usize)> {
+        if !self.etc || ply == 0 {
+            return None;
+        }
+        let draft = self.cx.draft(ply + 1);
+        if draft == 0 && !self.table_at_horizon {
+            return None;
+        }
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = self.cx.game.play(pos, mv);
+            let k = self.cx.game.hash(&child)?;
+            self.cx.stats.tt_probes += 1;
+            let Some(e) = self.table.probe(k) else { continue };
+            self.cx.stats.tt_hits += 1;
+            if e.draft != draft {
+                continue;
+            }
+            match role {
+                Role::Max if e.lower >= beta => return Some((e.lower, i)),
+                Role::Min if e.upper <= alpha => return Some((e.upper, i)),
+                _ => {}
+            }
+        }
+        None
     }
 
     /// One full search of the root with a window, as a one-pass outcome.
@@ -238,13 +384,18 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         self.cx.stats.nodes_expanded += 1;
         let role = self.cx.game.role(pos);
+        if let Some((v, i)) = self.etc_cut(pos, &moves, ply, role, alpha, beta) {
+            self.cx.give_back(ply, moves);
+            self.store(&p, v, alpha, beta, i as u32);
+            return Ok(v);
+        }
         let n = moves.len();
-        let first = self.first_move(p.hint, n);
+        let order = self.order(pos, &moves, p.hint, ply);
         let mut g = role.worst();
-        let mut best = first;
+        let mut best = order.at(0);
         let mut result = Ok(());
         for k in 0..n {
-            let i = move_at(k, first);
+            let i = order.at(k);
             let (a, b) = match role {
                 Role::Max => {
                     if g >= beta {
@@ -276,6 +427,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
                 }
             }
         }
+        self.give_order(ply, order);
+        if result.is_ok() {
+            self.learn(pos, moves[best], ply, role, g, alpha, beta);
+        }
         self.cx.give_back(ply, moves);
         result?;
         self.exact = false;
@@ -284,6 +439,25 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         self.store(&p, g, alpha, beta, best as u32);
         Ok(g)
+    }
+}
+
+/// The order a node tries its moves in (see [`Engine::order`]).
+pub(crate) enum Order {
+    /// Move `first` first, the others left to right.
+    Plain(usize),
+    /// An explicit list of move indices.
+    Listed(Vec<u32>),
+}
+
+impl Order {
+    /// The index of the `k`-th move to try.
+    #[inline]
+    pub fn at(&self, k: usize) -> usize {
+        match self {
+            Order::Plain(first) => move_at(k, *first),
+            Order::Listed(list) => list[k] as usize,
+        }
     }
 }
 

@@ -35,6 +35,7 @@
 use super::mt::Driver;
 use crate::game::Game;
 use crate::observe::{Fail, NoObserver, Observer, Pass};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::{Role, Value, INF, VALUE_MIN};
@@ -95,7 +96,19 @@ pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
     obs: &mut O,
     table: T,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    let mut d = Driver::new(game, opts, obs, table, "bns")?;
+    search_kept(game, opts, guess, obs, table, &mut Heuristics::new())
+}
+
+/// [`search_in`] with move-ordering heuristics the caller keeps across searches.
+pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    guess: &mut F,
+    obs: &mut O,
+    table: T,
+    heur: &mut Heuristics,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let mut d = Driver::new(game, opts, obs, table, heur, "bns")?;
     let root = d.root.clone();
     let role = game.role(&root);
     let mut moves = Vec::new();

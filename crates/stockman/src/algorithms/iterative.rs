@@ -32,9 +32,11 @@
 use super::Algorithm;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::table::{AnyTable, Table};
+use crate::value::{Value, INF};
 
 /// Iterative deepening with `algo` (a depth-first algorithm).
 pub fn search<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
@@ -58,7 +60,21 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
     algo: Algorithm,
     opts: &SearchOptions,
     obs: &mut O,
+    table: T,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_kept(game, algo, opts, obs, table, &mut Heuristics::new())
+}
+
+/// [`search_in`] with move-ordering heuristics (history, killers) the
+/// caller keeps too: the [`Engine`](crate::Engine) keeps both across the
+/// moves of a game.
+pub fn search_kept<G: Game, O: Observer, T: Table>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    obs: &mut O,
     mut table: T,
+    heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     if algo.is_best_first() {
         return Err(SearchError::Unsupported {
@@ -79,7 +95,8 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
             time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..opts.clone()
         };
-        let out = match algo.search_in(game, &o, obs, &mut table) {
+        let previous = last.as_ref().and_then(|l| l.value);
+        let out = match iteration(game, algo, &o, obs, &mut table, heur, previous) {
             Ok(out) => out,
             Err(e) => {
                 // A limit names the caller's limit (not what was left of it
@@ -115,6 +132,45 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
         }
         last = Some(out);
         depth += 1;
+    }
+}
+
+/// One iteration. Alpha-beta and NegaScout with an aspiration width first
+/// search a window around the previous iteration's value, and the full
+/// window again only if the value falls outside it (the counters add up).
+fn iteration<G: Game, O: Observer, T: Table>(
+    game: &G,
+    algo: Algorithm,
+    o: &SearchOptions,
+    obs: &mut O,
+    table: &mut T,
+    heur: &mut Heuristics,
+    previous: Option<Value>,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let aspire = matches!(algo, Algorithm::AlphaBeta | Algorithm::NegaScout);
+    let (Some(w), Some(v), true) = (o.aspiration, previous, aspire) else {
+        return algo.search_kept(game, o, obs, table, heur);
+    };
+    let w = w.max(1);
+    let window = (v.saturating_sub(w).max(-INF), v.saturating_add(w).min(INF));
+    let start = std::time::Instant::now();
+    let first = algo.search_window(game, o, obs, &mut *table, heur, window)?;
+    match first.value {
+        Some(g) if window.0 < g && g < window.1 => Ok(first),
+        _ => {
+            let again = SearchOptions {
+                max_nodes: o.max_nodes.map(|n| n.saturating_sub(first.stats.nodes)),
+                time_limit: o.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+                ..o.clone()
+            };
+            match algo.search_kept(game, &again, obs, table, heur) {
+                Ok(mut out) => {
+                    out.stats += first.stats;
+                    Ok(out)
+                }
+                Err(e) => Err(as_given(e, o, first.stats)),
+            }
+        }
     }
 }
 

@@ -38,8 +38,10 @@ pub mod sss;
 
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::Table;
+use crate::value::{Value, INF};
 
 /// Every search of the crate, by name: the registry the CLI and the
 /// experiments draw from.
@@ -145,14 +147,44 @@ impl Algorithm {
         obs: &mut O,
         table: T,
     ) -> Result<Outcome<G::Move>, SearchError> {
+        self.search_kept(game, opts, obs, table, &mut Heuristics::new())
+    }
+
+    /// [`Algorithm::search_in`] with move-ordering heuristics (history,
+    /// killers) that the caller also keeps across searches. The best-first
+    /// searches and minimax ignore both.
+    pub fn search_kept<G: Game, O: Observer, T: Table>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+        table: T,
+        heur: &mut Heuristics,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        self.search_window(game, opts, obs, table, heur, (-INF, INF))
+    }
+
+    /// [`Algorithm::search_kept`] with a first root window for the
+    /// full-window searches (alpha-beta, NegaScout: an aspiration window;
+    /// the value is exact only if it falls strictly inside). The drivers,
+    /// which choose their own windows, ignore it.
+    pub fn search_window<G: Game, O: Observer, T: Table>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+        table: T,
+        heur: &mut Heuristics,
+        window: (Value, Value),
+    ) -> Result<Outcome<G::Move>, SearchError> {
         match self {
-            Algorithm::AlphaBeta => alphabeta::search_in(game, opts, obs, table),
-            Algorithm::NegaScout => negascout::search_in(game, opts, obs, table),
-            Algorithm::MtSss => mt_sss::search_in(game, opts, obs, table),
-            Algorithm::MtDual => mt_dual::search_in(game, opts, obs, table),
-            Algorithm::Mtdf => mtdf::search_in(game, opts, obs, table),
-            Algorithm::MtdBi => mtd_bi::search_in(game, opts, obs, table),
-            Algorithm::Bns => bns::search_in(game, opts, &mut bns::Rutko, obs, table),
+            Algorithm::AlphaBeta => alphabeta::search_kept(game, opts, obs, table, heur, window),
+            Algorithm::NegaScout => negascout::search_kept(game, opts, obs, table, heur, window),
+            Algorithm::MtSss => mt_sss::search_kept(game, opts, obs, table, heur),
+            Algorithm::MtDual => mt_dual::search_kept(game, opts, obs, table, heur),
+            Algorithm::Mtdf => mtdf::search_kept(game, opts, obs, table, heur),
+            Algorithm::MtdBi => mtd_bi::search_kept(game, opts, obs, table, heur),
+            Algorithm::Bns => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
             _ => self.search_observed(game, opts, obs),
         }
     }

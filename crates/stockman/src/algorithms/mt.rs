@@ -8,6 +8,7 @@
 use super::alphabeta::{nth_move, Engine};
 use crate::game::Game;
 use crate::observe::{Fail, Observer, Pass};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::Table;
 use crate::value::{Role, Value, INF};
@@ -30,6 +31,7 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
         opts: &SearchOptions,
         obs: &'a mut O,
         table: T,
+        heur: &'a mut Heuristics,
         name: &'static str,
     ) -> Result<Self, SearchError> {
         let root = game.root();
@@ -38,7 +40,7 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
         }
         let role = game.role(&root);
         Ok(Driver {
-            e: Engine::new(game, opts, obs, table),
+            e: Engine::new(game, opts, obs, table, heur),
             root,
             role,
             lower: -INF,

@@ -29,6 +29,7 @@
 use super::mt::Driver;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::{Value, VALUE_MAX, VALUE_MIN};
@@ -54,7 +55,18 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
     obs: &mut O,
     table: T,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    let mut d = Driver::new(game, opts, obs, table, "mtd-bi")?;
+    search_kept(game, opts, obs, table, &mut Heuristics::new())
+}
+
+/// [`search_in`] with move-ordering heuristics the caller keeps across searches.
+pub fn search_kept<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+    heur: &mut Heuristics,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let mut d = Driver::new(game, opts, obs, table, heur, "mtd-bi")?;
     let (lo, hi) = game.bounds(&game.root());
     let (mut lower, mut upper) = (lo.max(VALUE_MIN), hi.min(VALUE_MAX));
     while lower < upper {

@@ -19,9 +19,10 @@
 //! assert_eq!(out.value, Some(3));
 //! ```
 
-use super::alphabeta::{move_at, nth_move, Engine};
+use super::alphabeta::{nth_move, Engine};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::TableSize;
 use crate::table::{AnyTable, NoTable, Table};
@@ -38,11 +39,13 @@ pub fn search_observed<G: Game, O: Observer>(
     opts: &SearchOptions,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
+    let heur = &mut Heuristics::new();
+    let full = (-INF, INF);
     match opts.table {
         TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
-            run(Engine::new(game, opts, obs, AnyTable::new(opts.table)))
+            run(Engine::new(game, opts, obs, AnyTable::new(opts.table), heur), full)
         }
-        _ => run(Engine::new(game, opts, obs, NoTable)),
+        _ => run(Engine::new(game, opts, obs, NoTable, heur), full),
     }
 }
 
@@ -54,13 +57,29 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
     obs: &mut O,
     table: T,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    run(Engine::new(game, opts, obs, table))
+    search_kept(game, opts, obs, table, &mut Heuristics::new(), (-INF, INF))
 }
 
-fn run<G: Game, O: Observer, T: Table>(mut e: Engine<'_, G, O, T>) -> Result<Outcome<G::Move>, SearchError> {
+/// NegaScout with the root window `window`, using `table` and `heur`
+/// (kept by the caller across searches, as iterative deepening does).
+pub fn search_kept<G: Game, O: Observer, T: Table>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+    table: T,
+    heur: &mut Heuristics,
+    window: (Value, Value),
+) -> Result<Outcome<G::Move>, SearchError> {
+    run(Engine::new(game, opts, obs, table, heur), window)
+}
+
+fn run<G: Game, O: Observer, T: Table>(
+    mut e: Engine<'_, G, O, T>,
+    window: (Value, Value),
+) -> Result<Outcome<G::Move>, SearchError> {
     let root = e.cx.game.root();
     e.root_best = None;
-    let g = scout(&mut e, &root, 0, -INF, INF)?;
+    let g = scout(&mut e, &root, 0, window.0, window.1)?;
     e.cx.stats.passes = 1;
     let best_index = e.root_best;
     let best_move = best_index.map(|i| nth_move(e.cx.game, &root, i));
@@ -100,13 +119,18 @@ fn scout<G: Game, O: Observer, T: Table>(
     }
     e.cx.stats.nodes_expanded += 1;
     let role = e.cx.game.role(pos);
+    if let Some((v, i)) = e.etc_cut(pos, &moves, ply, role, alpha, beta) {
+        e.cx.give_back(ply, moves);
+        e.store(&p, v, alpha, beta, i as u32);
+        return Ok(v);
+    }
     let n = moves.len();
-    let first = e.first_move(p.hint, n);
+    let order = e.order(pos, &moves, p.hint, ply);
     let mut g = role.worst();
-    let mut best = first;
+    let mut best = order.at(0);
     let mut result = Ok(());
     for k in 0..n {
-        let i = move_at(k, first);
+        let i = order.at(k);
         if (role == Role::Max && g >= beta) || (role == Role::Min && g <= alpha) {
             break;
         }
@@ -153,6 +177,10 @@ fn scout<G: Game, O: Observer, T: Table>(
                 break;
             }
         }
+    }
+    e.give_order(ply, order);
+    if result.is_ok() {
+        e.learn(pos, moves[best], ply, role, g, alpha, beta);
     }
     e.cx.give_back(ply, moves);
     result?;

@@ -562,6 +562,12 @@ impl Game for ConnectFour {
         Some(pos.key())
     }
 
+    /// The column, and whose stone it is.
+    #[inline]
+    fn move_key(&self, pos: &Board, mv: u8) -> Option<u32> {
+        Some(u32::from(mv) + WIDTH as u32 * u32::from(pos.moves & 1))
+    }
+
     fn bounds(&self, pos: &Board) -> (Value, Value) {
         match pos.status() {
             Status::Decided(score) => {

@@ -255,6 +255,11 @@ impl Game for TicTacToe {
         (-1, 1)
     }
 
+    /// The cell, and whose mark it is.
+    fn move_key(&self, pos: &Board, mv: u8) -> Option<u32> {
+        Some(u32::from(mv) + if pos.x_to_move() { 0 } else { 9 })
+    }
+
     fn name(&self) -> &str {
         "tictactoe"
     }

@@ -1,0 +1,246 @@
+//! The move-ordering enhancements (table move first, history, killers,
+//! enhanced transposition cutoffs, aspiration windows) change which nodes a
+//! search visits, never the value it returns; and the engine keeps and
+//! forgets what it learnt as documented.
+
+use proptest::prelude::*;
+use stockman::algorithms::iterative;
+use stockman::{Algorithm, ConnectFour, Engine, Game, Limits, Playable, SearchOptions, TableSize, TicTacToe};
+
+/// Every combination of the enhancements, as options at `depth`.
+fn combinations(depth: u32) -> Vec<SearchOptions> {
+    let mut out = Vec::new();
+    for bits in 0..32u32 {
+        out.push(SearchOptions {
+            depth: Some(depth),
+            table: TableSize::Megabytes(2),
+            table_move_first: bits & 1 != 0,
+            history: bits & 2 != 0,
+            killers: bits & 4 != 0,
+            etc: bits & 8 != 0,
+            aspiration: (bits & 16 != 0).then_some(30),
+            ..SearchOptions::default()
+        });
+    }
+    out
+}
+
+const DEPTH_FIRST: [Algorithm; 7] = [
+    Algorithm::AlphaBeta,
+    Algorithm::NegaScout,
+    Algorithm::MtSss,
+    Algorithm::MtDual,
+    Algorithm::Mtdf,
+    Algorithm::MtdBi,
+    Algorithm::Bns,
+];
+
+/// The value every enhanced search must find, by plain minimax-order alpha-beta.
+fn reference<G: Game>(game: &G, depth: u32) -> Option<i32> {
+    let o = SearchOptions {
+        depth: Some(depth),
+        ..SearchOptions::default()
+    };
+    Algorithm::AlphaBeta.search(game, &o).unwrap().value
+}
+
+fn check_all<G: Game>(game: &G, depth: u32) {
+    let want = reference(game, depth);
+    for o in combinations(depth) {
+        for algo in DEPTH_FIRST {
+            let flat = algo.search(game, &o).unwrap();
+            let deep = iterative::search(game, algo, &o).unwrap();
+            if algo == Algorithm::Bns {
+                // BNS proves a move and a bound, not the value.
+                let (lo, hi) = deep.bound.unwrap();
+                assert!(lo <= want.unwrap() && want.unwrap() < hi, "{algo} {o:?}");
+                continue;
+            }
+            assert_eq!(flat.value, want, "{algo} fixed depth, {o:?}");
+            assert_eq!(deep.value, want, "{algo} deepened, {o:?}");
+            assert_eq!(deep.depth_completed, Some(depth));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, rng_seed: proptest::test_runner::RngSeed::Fixed(9), ..ProptestConfig::default() })]
+
+    /// Connect Four positions after a few random moves, at depths 1-6.
+    #[test]
+    fn no_enhancement_changes_a_connect_four_value(moves in proptest::collection::vec(0u8..7, 0..14), depth in 1u32..7) {
+        let mut game = ConnectFour::new().with_heuristic();
+        for m in moves {
+            if game.result().is_some() {
+                break;
+            }
+            if game.legal_moves().contains(&m) {
+                game = game.after(m);
+            }
+        }
+        check_all(&game, depth);
+    }
+
+    /// Tic-tac-toe positions, searched to every depth.
+    #[test]
+    fn no_enhancement_changes_a_tictactoe_value(moves in proptest::collection::vec(0u8..9, 0..5), depth in 1u32..10) {
+        let mut game = TicTacToe::new();
+        for m in moves {
+            if game.result().is_some() {
+                break;
+            }
+            if game.legal_moves().contains(&m) {
+                game = game.after(m);
+            }
+        }
+        check_all(&game, depth);
+    }
+}
+
+/// On trees (no move keys) history and killers change nothing at all.
+#[test]
+fn without_move_keys_history_and_killers_change_nothing() {
+    let tree = stockman::RandomTree::new(stockman::RandomSpec::parse("width=4,depth=6,seed=3").unwrap());
+    let plain = SearchOptions {
+        depth: Some(6),
+        table: TableSize::Megabytes(1),
+        table_move_first: true,
+        ..SearchOptions::default()
+    };
+    let learning = SearchOptions {
+        history: true,
+        killers: true,
+        ..plain.clone()
+    };
+    for algo in DEPTH_FIRST {
+        let a = iterative::search(&tree, algo, &plain).unwrap();
+        let b = iterative::search(&tree, algo, &learning).unwrap();
+        assert_eq!(a.stats.counts(), b.stats.counts(), "{algo}");
+    }
+}
+
+/// The enhancements are not idle: on a Connect Four middle game each one
+/// changes the work done (exact node counts differ from the plain search).
+#[test]
+fn each_enhancement_changes_the_search() {
+    let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+    let base = SearchOptions {
+        depth: Some(9),
+        table: TableSize::Megabytes(4),
+        table_move_first: true,
+        ..SearchOptions::default()
+    };
+    let nodes = |o: &SearchOptions| iterative::search(&game, Algorithm::NegaScout, o).unwrap().stats.nodes;
+    let plain = nodes(&base);
+    for (name, o) in [
+        (
+            "history",
+            SearchOptions {
+                history: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "killers",
+            SearchOptions {
+                killers: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "etc",
+            SearchOptions {
+                etc: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "aspiration",
+            SearchOptions {
+                aspiration: Some(10),
+                ..base.clone()
+            },
+        ),
+    ] {
+        assert_ne!(nodes(&o), plain, "{name} changed nothing");
+    }
+}
+
+/// The engine keeps its heuristics between moves, and `new_game` forgets them.
+#[test]
+fn new_game_resets_killers_and_history() {
+    let mut engine = Engine::new(Algorithm::NegaScout, SearchOptions::engine(Some(50))).unwrap();
+    assert!(engine.heuristics().is_empty());
+    let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let first = engine.best_move(&game, &limits).unwrap();
+    assert!(!engine.heuristics().is_empty());
+    // The same position again profits from what the engine kept.
+    let again = engine.best_move(&game, &limits).unwrap();
+    assert_eq!(again.value, first.value);
+    assert!(
+        again.stats.nodes < first.stats.nodes,
+        "{} vs {}",
+        again.stats.nodes,
+        first.stats.nodes
+    );
+    engine.new_game();
+    assert!(engine.heuristics().is_empty());
+    // After forgetting, the search is exactly the first one again.
+    let fresh = engine.best_move(&game, &limits).unwrap();
+    assert_eq!(fresh.stats.counts(), first.stats.counts());
+}
+
+/// Best-first searches cannot drive an engine.
+#[test]
+fn best_first_engines_are_refused() {
+    for algo in [Algorithm::Sss, Algorithm::Dual, Algorithm::RecSss, Algorithm::RecDual] {
+        let e = Engine::new(algo, SearchOptions::engine(None)).unwrap_err();
+        assert!(e.to_string().contains("cannot be deepened"), "{e}");
+    }
+}
+
+/// Under a node limit, the engine answers with a completed depth, the
+/// same value and move as a fixed-depth engine search to that depth.
+#[test]
+fn the_anytime_answer_is_the_completed_depth() {
+    let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+    for algo in [
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+        Algorithm::Mtdf,
+        Algorithm::MtdBi,
+    ] {
+        let mut engine = Engine::new(algo, SearchOptions::engine(Some(50))).unwrap();
+        let out = engine
+            .best_move(
+                &game,
+                &Limits {
+                    depth: Some(40),
+                    nodes: Some(50_000),
+                    ..Limits::default()
+                },
+            )
+            .unwrap();
+        let d = out.depth_completed.unwrap();
+        assert!(out.stopped_by.is_some());
+        engine.new_game();
+        let fixed = engine
+            .best_move(
+                &game,
+                &Limits {
+                    depth: Some(d),
+                    ..Limits::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            (out.value, out.best_move),
+            (fixed.value, fixed.best_move),
+            "{algo} depth {d}"
+        );
+    }
+}
