@@ -28,7 +28,7 @@ const DEFAULT_GAME_TT_MB: usize = 64;
 fn game_options(search: &SearchArgs) -> SearchOptions {
     let mut opts = search.options();
     opts.table = TableSize::Megabytes(search.tt_mb.unwrap_or(DEFAULT_GAME_TT_MB));
-    opts.table_move_first = true;
+    opts.table_move_first = !search.enhance.no_table_move;
     opts
 }
 

@@ -52,6 +52,70 @@ pub struct SearchArgs {
     /// MTD(f)'s first guess.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
+    #[command(flatten)]
+    pub enhance: Enhancements,
+}
+
+/// The move-ordering enhancements. With `--iterative` (and in `play` and
+/// `match`) the table's move, history, killers and enhanced transposition
+/// cutoffs are on and aspiration windows of width [`DEFAULT_ASPIRATION`]
+/// are used, as in a game-playing program; a fixed-depth search keeps the
+/// textbook left-to-right order unless a flag turns one on.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Enhancements {
+    /// Order moves by the history heuristic (needs a game; default with --iterative).
+    #[arg(long, overrides_with = "no_history")]
+    pub history: bool,
+    /// No history heuristic.
+    #[arg(long, overrides_with = "history")]
+    pub no_history: bool,
+    /// Try two killer moves per ply early (needs a game; default with --iterative).
+    #[arg(long, overrides_with = "no_killers")]
+    pub killers: bool,
+    /// No killer moves.
+    #[arg(long, overrides_with = "killers")]
+    pub no_killers: bool,
+    /// Enhanced transposition cutoffs (default with --iterative).
+    #[arg(long, overrides_with = "no_etc")]
+    pub etc: bool,
+    /// No enhanced transposition cutoffs.
+    #[arg(long, overrides_with = "etc")]
+    pub no_etc: bool,
+    /// Aspiration window half-width for alpha-beta and NegaScout under
+    /// iterative deepening, in the game's value units [default with --iterative: 10].
+    #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(i32).range(1..=1_000_000_000), overrides_with = "no_aspiration")]
+    pub aspiration: Option<i32>,
+    /// Full windows in every iteration.
+    #[arg(long, overrides_with = "aspiration")]
+    pub no_aspiration: bool,
+    /// Do not try the table's best move first.
+    #[arg(long)]
+    pub no_table_move: bool,
+}
+
+/// The aspiration half-width of `--iterative`, `play` and `match` unless
+/// `--aspiration` says otherwise: on the Connect Four heuristic (-99..99
+/// per position) it is the narrowest width that does not fail often.
+pub const DEFAULT_ASPIRATION: i32 = 10;
+
+impl Enhancements {
+    /// Sets the enhancements of `opts`; `engine` turns the defaults on.
+    pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
+        let pick = |on: bool, off: bool| on || (engine && !off);
+        opts.history = pick(self.history, self.no_history);
+        opts.killers = pick(self.killers, self.no_killers);
+        opts.etc = pick(self.etc, self.no_etc);
+        opts.aspiration = match (self.aspiration, self.no_aspiration) {
+            (_, true) => None,
+            (Some(w), false) => Some(w),
+            (None, false) => engine.then_some(DEFAULT_ASPIRATION),
+        };
+        if self.no_table_move {
+            opts.table_move_first = false;
+        } else if engine {
+            opts.table_move_first = true;
+        }
+    }
 }
 
 fn parse_role(s: &str) -> Result<Role, String> {
@@ -106,16 +170,18 @@ impl SearchArgs {
     }
 
     pub fn options(&self) -> SearchOptions {
-        SearchOptions {
+        let mut opts = SearchOptions {
             depth: self.depth,
             max_nodes: self.max_nodes,
             time_limit: self.time_limit,
             max_open: self.max_open,
             table: self.tt_mb.map_or(TableSize::Unbounded, TableSize::Megabytes),
             first_guess: self.first_guess,
-            table_move_first: false,
             table_at_horizon: !self.no_horizon_table,
-        }
+            ..SearchOptions::default()
+        };
+        self.enhance.apply(&mut opts, self.iterative);
+        opts
     }
 }
 
