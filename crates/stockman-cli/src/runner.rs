@@ -57,19 +57,20 @@ pub struct SearchArgs {
 }
 
 /// The move-ordering enhancements. With `--iterative` (and in `play` and
-/// `match`) the table's move, history, killers and enhanced transposition
-/// cutoffs are on and aspiration windows of width [`DEFAULT_ASPIRATION`]
-/// are used, as in a game-playing program; a fixed-depth search keeps the
-/// textbook left-to-right order unless a flag turns one on.
+/// `match`) the table's move and enhanced transposition cutoffs are on and
+/// aspiration windows of width [`DEFAULT_ASPIRATION`] are used, as in
+/// [`SearchOptions::engine`]; history and killers only when asked (on
+/// Connect Four they cost more than they save). A fixed-depth search keeps
+/// the textbook left-to-right order unless a flag turns one on.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Enhancements {
-    /// Order moves by the history heuristic (needs a game; default with --iterative).
+    /// Order moves by the history heuristic (needs a game's move keys).
     #[arg(long, overrides_with = "no_history")]
     pub history: bool,
     /// No history heuristic.
     #[arg(long, overrides_with = "history")]
     pub no_history: bool,
-    /// Try two killer moves per ply early (needs a game; default with --iterative).
+    /// Try two killer moves per ply early (needs a game's move keys).
     #[arg(long, overrides_with = "no_killers")]
     pub killers: bool,
     /// No killer moves.
@@ -102,8 +103,8 @@ impl Enhancements {
     /// Sets the enhancements of `opts`; `engine` turns the defaults on.
     pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
         let pick = |on: bool, off: bool| on || (engine && !off);
-        opts.history = pick(self.history, self.no_history);
-        opts.killers = pick(self.killers, self.no_killers);
+        opts.history = self.history;
+        opts.killers = self.killers;
         opts.etc = pick(self.etc, self.no_etc);
         opts.aspiration = match (self.aspiration, self.no_aspiration) {
             (_, true) => None,

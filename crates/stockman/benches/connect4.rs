@@ -227,6 +227,7 @@ fn our_options(depth: u32, table_at_horizon: bool) -> SearchOptions {
         depth: Some(depth),
         table: TableSize::Megabytes(TABLE_MB),
         table_at_horizon,
+        table_move_first: true,
         ..Default::default()
     }
 }

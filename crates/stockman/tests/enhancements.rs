@@ -169,7 +169,12 @@ fn each_enhancement_changes_the_search() {
 /// The engine keeps its heuristics between moves, and `new_game` forgets them.
 #[test]
 fn new_game_resets_killers_and_history() {
-    let mut engine = Engine::new(Algorithm::NegaScout, SearchOptions::engine(Some(50))).unwrap();
+    let learning = SearchOptions {
+        history: true,
+        killers: true,
+        ..SearchOptions::engine(Some(10))
+    };
+    let mut engine = Engine::new(Algorithm::NegaScout, learning).unwrap();
     assert!(engine.heuristics().is_empty());
     let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
     let limits = Limits {

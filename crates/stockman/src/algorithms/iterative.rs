@@ -1,9 +1,11 @@
 //! Iterative deepening: search to depth 1, 2, 3, ... with any depth-first
 //! algorithm, keeping one transposition table across the iterations.
 //!
-//! Each iteration tries the table's best move first at every node (the
-//! previous iteration's principal variation comes first), and MTD(f) starts
-//! from the previous iteration's value. Deepening stops at `opts.depth`, or,
+//! One table serves every iteration, so with
+//! [`SearchOptions::table_move_first`] each iteration tries the previous
+//! one's best moves first (its principal variation comes first), and MTD(f)
+//! starts from the previous iteration's value. [`SearchOptions::engine`]
+//! turns on what a game-playing program uses. Deepening stops at `opts.depth`, or,
 //! without a depth limit, after the first iteration in which no position was
 //! cut off by the depth limit (the whole tree was seen).
 //!
@@ -23,7 +25,7 @@
 //! ```
 //! use stockman::{algorithms::iterative, Algorithm, ConnectFour, SearchOptions, TableSize};
 //! let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
-//! let opts = SearchOptions { depth: Some(6), table: TableSize::Megabytes(4), ..Default::default() };
+//! let opts = SearchOptions { depth: Some(6), table: TableSize::Megabytes(4), table_move_first: true, ..Default::default() };
 //! let deep = iterative::search(&game, Algorithm::Mtdf, &opts).unwrap();
 //! let flat = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
 //! assert_eq!(deep.value, flat.value);
@@ -90,7 +92,6 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
         let o = SearchOptions {
             depth: Some(depth),
             first_guess: guess,
-            table_move_first: true,
             max_nodes: opts.max_nodes.map(|n| n.saturating_sub(total.nodes)),
             time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..opts.clone()

@@ -1,0 +1,161 @@
+//! Each move-ordering enhancement on and off, on Connect Four middle games:
+//! iterative deepening to a fixed depth over positions of Pons' Test_L2_R2
+//! set, with the heuristic evaluation at the horizon.
+//!
+//! ```text
+//! cargo bench -p stockman --bench enhancements            # 50 positions, depth 12
+//! ENH_POSITIONS=100 ENH_DEPTH=14 ENH_ROUNDS=3 cargo bench -p stockman --bench enhancements
+//! ```
+//! Prints a Markdown table per algorithm: total positions visited (exact,
+//! the same on every machine) and time (the best of `ENH_ROUNDS` rounds,
+//! the configurations taken round robin so that a change of load hits all
+//! of them alike). One 64 MiB table serves every search, cleared before each
+//! position (its memory is touched once, before the first measurement).
+
+use std::time::{Duration, Instant};
+use stockman::algorithms::iterative;
+use stockman::{Algorithm, AnyTable, ConnectFour, Heuristics, NoObserver, SearchOptions, Table, TableSize};
+
+const SET: &str = include_str!("../tests/data/connect4/Test_L2_R2");
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The configurations compared: the table's move alone, each enhancement
+/// added to it, and all together.
+fn configs() -> Vec<(&'static str, SearchOptions)> {
+    let base = SearchOptions {
+        table: TableSize::Megabytes(64),
+        table_move_first: true,
+        ..SearchOptions::default()
+    };
+    vec![
+        (
+            "none (no table move)",
+            SearchOptions {
+                table_move_first: false,
+                ..base.clone()
+            },
+        ),
+        ("table move", base.clone()),
+        (
+            "+ history",
+            SearchOptions {
+                history: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "+ killers",
+            SearchOptions {
+                killers: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "+ ETC",
+            SearchOptions {
+                etc: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "+ aspiration 10",
+            SearchOptions {
+                aspiration: Some(10),
+                ..base.clone()
+            },
+        ),
+        (
+            "+ history, killers",
+            SearchOptions {
+                history: true,
+                killers: true,
+                ..base.clone()
+            },
+        ),
+        ("all", SearchOptions::engine(Some(10))),
+    ]
+}
+
+fn main() {
+    let n = env("ENH_POSITIONS", 50);
+    let depth = env("ENH_DEPTH", 12) as u32;
+    let rounds = env("ENH_ROUNDS", 1).max(1);
+    let games: Vec<ConnectFour> = SET
+        .lines()
+        .take(n)
+        .map(|l| {
+            ConnectFour::from_moves(l.split_whitespace().next().unwrap())
+                .unwrap()
+                .with_heuristic()
+        })
+        .collect();
+    let mut table = AnyTable::new(TableSize::Megabytes(64));
+    // Touch the table's memory before any clock runs.
+    table.clear();
+    for g in &games[..1] {
+        let _ = iterative::search_in(
+            g,
+            Algorithm::AlphaBeta,
+            &SearchOptions {
+                depth: Some(depth),
+                ..configs()[1].1.clone()
+            },
+            &mut NoObserver,
+            &mut table,
+        );
+    }
+    println!("Connect Four, first {n} positions of Test_L2_R2, iterative deepening to depth {depth}, 64 MiB table\n");
+    for algo in [
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+        Algorithm::Mtdf,
+        Algorithm::MtdBi,
+    ] {
+        let cfgs = configs();
+        let mut nodes = vec![0u64; cfgs.len()];
+        let mut best = vec![Duration::MAX; cfgs.len()];
+        let mut values: Vec<Vec<Option<i32>>> = vec![Vec::new(); cfgs.len()];
+        for round in 0..rounds {
+            for (c, (_, cfg)) in cfgs.iter().enumerate() {
+                let o = SearchOptions {
+                    depth: Some(depth),
+                    ..cfg.clone()
+                };
+                let mut total = 0;
+                let mut time = Duration::ZERO;
+                for g in &games {
+                    table.clear();
+                    let start = Instant::now();
+                    let out = iterative::search_kept(g, algo, &o, &mut NoObserver, &mut table, &mut Heuristics::new())
+                        .unwrap();
+                    time += start.elapsed();
+                    total += out.stats.nodes;
+                    if round == 0 {
+                        values[c].push(out.value);
+                    }
+                }
+                nodes[c] = total;
+                best[c] = best[c].min(time);
+            }
+        }
+        for v in &values[1..] {
+            assert_eq!(v, &values[0], "{algo}: an enhancement changed a value");
+        }
+        println!("### {algo}\n");
+        println!("| enhancements | positions visited | vs table move | time | vs table move |");
+        println!("|---|---:|---:|---:|---:|");
+        for (c, (name, _)) in cfgs.iter().enumerate() {
+            println!(
+                "| {name} | {} | {:.3} | {:.1} ms | {:.3} |",
+                nodes[c],
+                nodes[c] as f64 / nodes[1] as f64,
+                best[c].as_secs_f64() * 1e3,
+                best[c].as_secs_f64() / best[1].as_secs_f64()
+            );
+        }
+        println!();
+    }
+}
