@@ -1,8 +1,10 @@
 //! `stockman`: solve, trace and generate game trees with the SSS* family.
 
+mod arena;
 mod experiment;
 mod games;
 mod input;
+mod play;
 mod report;
 mod runner;
 mod solve;
@@ -33,6 +35,10 @@ enum Command {
     Gen(GenArgs),
     /// Run a grid of searches on random trees (CSV, summary, plots), or merge shards.
     Experiment(experiment::ExperimentArgs),
+    /// Play a game against the engine (moves typed, or read from standard input).
+    Play(play::PlayArgs),
+    /// Engine against engine: colour-swapped pairs of games, score and Elo difference.
+    Match(arena::MatchArgs),
 }
 
 /// Where the tree comes from.
@@ -80,6 +86,8 @@ fn main() -> ExitCode {
         Command::Trace(a) => trace::run(a),
         Command::Gen(a) => gen(a),
         Command::Experiment(a) => experiment::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Match(a) => arena::run(a),
     };
     match result {
         Ok(code) => code,

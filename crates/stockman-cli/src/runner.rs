@@ -140,7 +140,7 @@ fn parse_tt_mb(s: &str) -> Result<usize, String> {
     Ok(mb)
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim_end_matches('s')
         .parse()

@@ -5,7 +5,7 @@
 //! checked for a panic message and killed if it takes longer than a minute.
 
 use serde_json::Value as Json;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -80,13 +80,22 @@ struct Run {
 
 /// Runs `stockman ARGS`; fails the test on a panic or a hang.
 fn stockman(args: &[&str]) -> Run {
+    stockman_fed(args, None)
+}
+
+/// Runs `stockman ARGS` with `input` on standard input (none: empty).
+fn stockman_fed(args: &[&str], input: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start stockman");
+    if let Some(text) = input {
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(text.as_bytes()).expect("write standard input");
+    }
     let reader = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -1066,4 +1075,194 @@ fn iterative_deepening_under_a_limit_answers_with_its_last_depth() {
     ]);
     assert_eq!(run.code, Some(3), "{run:?}");
     assert_contains(&run.stderr, &["(--max-nodes 3)"]);
+}
+
+/// `play` driven through standard input: a whole tic-tac-toe game against a
+/// perfect engine, with a malformed and an illegal move on the way.
+#[test]
+fn play_reads_moves_from_standard_input_to_the_end_of_the_game() {
+    // X: 5, (O answers 1), then junk and a taken cell, then 3, 9, 8 ...
+    // Whatever O plays, X's moves below are legal in the game the engine
+    // makes (it is deterministic at a fixed depth); the game ends by move 9.
+    let moves = "5\nfoo\n5\n3\n7\n8\n6\n2\n4\n9\n";
+    let run = stockman_fed(
+        &["play", "--game", "tictactoe", "--depth", "9", "--human", "first"],
+        Some(moves),
+    );
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_contains(
+        &run.stdout,
+        &[
+            "You play X; stockman plays O with mtdf.",
+            "stockman (O) plays 1",
+            "Illegal move `foo`: `foo` is not a cell: type a number from 1 to 9",
+            "Illegal move `5`: cell 5 is already taken",
+            "Game over:",
+        ],
+    );
+    // The engine never loses tic-tac-toe.
+    assert!(!run.stdout.contains("(you win)"), "{}", run.stdout);
+    // Deterministic at a fixed depth: the same transcript again.
+    let again = stockman_fed(
+        &["play", "--game", "tictactoe", "--depth", "9", "--human", "first"],
+        Some(moves),
+    );
+    assert_eq!(again.stdout, run.stdout);
+}
+
+#[test]
+fn play_as_second_and_early_end_of_input() {
+    let run = stockman_fed(
+        &["play", "--game", "connect4", "--depth", "4", "--human", "second"],
+        Some("4\n"),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_contains(&run.stdout, &["You play O; stockman plays X", "stockman (X) plays"]);
+    assert_contains(&run.stderr, &["error: standard input ended before the game did"]);
+    let quit = stockman_fed(&["play", "--game", "connect4", "--depth", "2"], Some("quit\n"));
+    assert_eq!(quit.code, Some(0), "{quit:?}");
+    assert_contains(&quit.stdout, &["You left the game."]);
+    let run = fails(&["play", "--game", "connect4", "--algo", "sss", "--depth", "2"]);
+    assert_contains(&run.stderr, &["sss is best-first and cannot be deepened"]);
+    let run = fails(&["play", "--game", "connect4", "--position", "44444444"]);
+    assert_contains(&run.stderr, &["position `44444444`: move 7 ('4'): column 4 is full"]);
+}
+
+/// The `match` contract: one JSON object, results that add up, and the
+/// same results for the same command at a fixed depth.
+#[test]
+fn match_at_a_fixed_depth_is_reproducible() {
+    let args = [
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "mtdf,negascout",
+        "--depth",
+        "6",
+        "--games",
+        "4",
+        "--format",
+        "json",
+    ];
+    let run = ok(&args);
+    let m: Json = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert_eq!(m["game"], "connect4");
+    assert_eq!(m["games"], 4);
+    let engines = m["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 2);
+    assert_eq!(
+        (engines[0]["name"].as_str(), engines[1]["name"].as_str()),
+        (Some("mtdf"), Some("negascout"))
+    );
+    for (e, other) in [(&engines[0], &engines[1]), (&engines[1], &engines[0])] {
+        let (w, d, l) = (
+            e["wins"].as_u64().unwrap(),
+            e["draws"].as_u64().unwrap(),
+            e["losses"].as_u64().unwrap(),
+        );
+        assert_eq!(w + d + l, 4, "{e}");
+        assert_eq!(w, other["losses"].as_u64().unwrap());
+        assert_eq!((e["score"].as_f64().unwrap() * 8.0).round() as u64, 2 * w + d);
+        assert!(e["nodes_per_move"].as_f64().unwrap() > 0.0);
+        assert!(e["time_us_per_move"].is_number());
+    }
+    let elo = &m["elo"];
+    let (diff, low, high) = (
+        elo["diff"].as_f64().unwrap(),
+        elo["low"].as_f64().unwrap(),
+        elo["high"].as_f64().unwrap(),
+    );
+    assert!(low <= diff && diff <= high, "{elo}");
+    // Reproducible apart from the times.
+    let strip = |v: &Json| {
+        let mut v = v.clone();
+        for e in v["engines"].as_array_mut().unwrap() {
+            e["time_us_per_move"] = Json::Null;
+        }
+        v
+    };
+    let again: Json = serde_json::from_str(&ok(&args).stdout).unwrap();
+    assert_eq!(strip(&again), strip(&m));
+}
+
+#[test]
+fn match_errors_are_named() {
+    let run = fails(&["match", "--game", "connect4", "--engines", "mtdf,bogus", "--depth", "2"]);
+    assert_contains(&run.stderr, &["unknown algorithm `bogus`"]);
+    let run = fails(&["match", "--game", "connect4", "--engines", "mtdf", "--depth", "2"]);
+    assert_contains(&run.stderr, &["--engines takes exactly two algorithms"]);
+    let run = fails(&["match", "--game", "connect4", "--engines", "mtdf,sss", "--depth", "2"]);
+    assert_contains(&run.stderr, &["sss is best-first"]);
+    let run = fails(&[
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "mtdf,alphabeta",
+        "--depth",
+        "2",
+        "--games",
+        "0",
+    ]);
+    assert_contains(&run.stderr, &["--games 0", "positive even number"]);
+    let run = fails(&[
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "mtdf,alphabeta",
+        "--depth",
+        "2",
+        "--games",
+        "3",
+    ]);
+    assert_contains(&run.stderr, &["--games 3"]);
+    let f = TempFile::new("openings.txt", "# two openings\n44\n\n4x4\n");
+    let run = fails(&[
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "mtdf,alphabeta",
+        "--depth",
+        "2",
+        "--openings",
+        f.arg(),
+    ]);
+    assert_contains(&run.stderr, &[&format!("{}:4: opening `4x4`: move 2 ('x')", f.arg())]);
+    let run = fails(&[
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "mtdf,alphabeta",
+        "--depth",
+        "2",
+        "--openings",
+        "/no/such/file",
+    ]);
+    assert_contains(&run.stderr, &["cannot read openings file /no/such/file"]);
+    // A good openings file is played, pair by pair.
+    let f = TempFile::new("openings.txt", "44\n35\n");
+    let m: Json = serde_json::from_str(
+        &ok(&[
+            "match",
+            "--game",
+            "connect4",
+            "--engines",
+            "mtdf,alphabeta",
+            "--depth",
+            "3",
+            "--games",
+            "4",
+            "--openings",
+            f.arg(),
+            "--format",
+            "json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(m["openings"], serde_json::json!(["44", "35"]));
 }

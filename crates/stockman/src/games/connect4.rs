@@ -640,6 +640,15 @@ impl Playable for ConnectFour {
         (mv + 1).to_string()
     }
 
+    /// X and O, as the board shows them.
+    fn player_name(&self, first: bool) -> &'static str {
+        if first {
+            "X"
+        } else {
+            "O"
+        }
+    }
+
     fn first_player_to_move(&self) -> bool {
         self.root.first_player_to_move()
     }

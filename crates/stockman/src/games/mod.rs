@@ -90,6 +90,15 @@ pub trait Playable: Game + Clone + fmt::Display + Sized {
 
     /// How the game ended, if it is over at the root.
     fn result(&self) -> Option<GameResult>;
+
+    /// What the players are called: the first player when `first`.
+    fn player_name(&self, first: bool) -> &'static str {
+        if first {
+            "first player"
+        } else {
+            "second player"
+        }
+    }
 }
 
 /// Why a move string was rejected: which move, and what is wrong with it.

@@ -309,6 +309,15 @@ impl Playable for TicTacToe {
         (mv + 1).to_string()
     }
 
+    /// X and O, as the board shows them.
+    fn player_name(&self, first: bool) -> &'static str {
+        if first {
+            "X"
+        } else {
+            "O"
+        }
+    }
+
     fn first_player_to_move(&self) -> bool {
         self.root.x_to_move()
     }
