@@ -474,8 +474,10 @@ impl ConnectFour {
 }
 
 impl fmt::Display for ConnectFour {
+    /// The board, and the column numbers under it (as moves are typed).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.root.fmt(f)
+        self.root.fmt(f)?;
+        writeln!(f, "1234567")
     }
 }
 
@@ -709,7 +711,14 @@ mod tests {
     fn parsing_and_display() {
         let g = game("4453");
         assert_eq!(g.moves_played(), 4);
-        assert_eq!(g.to_string(), ".......\n.......\n.......\n.......\n...O...\n..OXX..\n");
+        assert_eq!(
+            g.board().to_string(),
+            ".......\n.......\n.......\n.......\n...O...\n..OXX..\n"
+        );
+        assert_eq!(
+            g.to_string(),
+            ".......\n.......\n.......\n.......\n...O...\n..OXX..\n1234567\n"
+        );
         assert_eq!(g.board().cell(3, 0), 'X');
         assert_eq!(g.board().cell(9, 9), '.');
         assert_eq!(game(""), ConnectFour::new());
