@@ -787,9 +787,16 @@ fn a_min_root_on_a_random_tree_matches_the_spec_key() {
 // ------------------------------------------------------------------- gen
 
 /// What must agree between a generated file and its spec, per algorithm.
+/// What must agree between a random tree and its file: everything, except
+/// for the drivers that start from `Game::value_range` (BNS, MTD(bi)): a
+/// file knows its actual leaf range, a spec only the range it draws from,
+/// so their passes differ; MTD(bi)'s value must still agree.
 fn fingerprint(rows: &[Json]) -> Vec<Json> {
     rows.iter()
         .map(|r| {
+            if r["algorithm"] == "bns" || r["algorithm"] == "mtd-bi" {
+                return serde_json::json!([r["algorithm"], r["value"]]);
+            }
             serde_json::json!([
                 r["algorithm"],
                 r["value"],

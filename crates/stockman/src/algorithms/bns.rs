@@ -38,7 +38,7 @@ use crate::observe::{Fail, NoObserver, Observer, Pass};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
-use crate::value::{Role, Value, INF, VALUE_MIN};
+use crate::value::{Role, Value, VALUE_MAX, VALUE_MIN};
 
 /// Chooses the next separation value from the bounds and the number of
 /// moves still in contention.
@@ -123,8 +123,14 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     }
     d.e.cx.stats.nodes_expanded += 1;
     let children: Vec<G::Position> = moves.iter().map(|&m| game.play(&root, m)).collect();
-    // Invariant: alpha <= value < beta.
-    let (mut alpha, mut beta) = (VALUE_MIN, INF);
+    // Invariant: alpha <= value < beta, from the first window the game or
+    // tree proves (Rutko starts from the evaluation's range, not infinity).
+    let (lo, hi) = game.value_range();
+    let (mut alpha, mut beta) = (lo.max(VALUE_MIN), hi.min(VALUE_MAX) + 1);
+    if beta - alpha < 2 {
+        // One possible value: one pass (at that value) still names a move.
+        alpha -= 1;
+    }
     let mut count = children.len() as u32;
     let mut best = 0usize;
     loop {
@@ -212,6 +218,29 @@ mod tests {
             let out = search(&tree, &SearchOptions::default()).unwrap();
             assert_eq!(out.best_index, Some(0));
             assert_eq!(out.stats.passes, 1, "value {v}");
+        }
+    }
+
+    /// The first window comes from the tree's leaf range, as in Rutko's
+    /// setting: the textbook tree (leaves 2..=14) takes five passes, not
+    /// the thirty-odd of a window of +-10^9.
+    #[test]
+    fn first_window_is_the_leaf_range() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let out = search(&tree, &SearchOptions::default()).unwrap();
+        assert_eq!(out.best_index, Some(0));
+        assert_eq!(out.stats.passes, 5);
+        assert_eq!(out.bound, Some((3, 4)));
+    }
+
+    /// A tree with one leaf value still gets a pass that names a move.
+    #[test]
+    fn a_single_possible_value_takes_one_pass() {
+        for role in [Role::Max, Role::Min] {
+            let tree = ExplicitTree::parse("[[7,7],[7]]", role).unwrap();
+            let out = search(&tree, &SearchOptions::default()).unwrap();
+            assert_eq!(out.stats.passes, 1);
+            assert!(out.best_index.is_some());
         }
     }
 

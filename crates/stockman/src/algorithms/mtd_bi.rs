@@ -3,7 +3,7 @@
 //! Pons' Connect Four solver (2019).
 //!
 //! ```text
-//! (lower, upper) := the game's bounds on the root, within the value range
+//! (lower, upper) := the game's value range (Game::value_range)
 //! while lower < upper
 //!     test := lower + (upper - lower) / 2, pulled towards 0:
 //!             lower / 2 if test <= 0 and lower / 2 < test,
@@ -67,7 +67,7 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let mut d = Driver::new(game, opts, obs, table, heur, "mtd-bi")?;
-    let (lo, hi) = game.bounds(&game.root());
+    let (lo, hi) = game.value_range();
     let (mut lower, mut upper) = (lo.max(VALUE_MIN), hi.min(VALUE_MAX));
     while lower < upper {
         let test = next_test(lower, upper);

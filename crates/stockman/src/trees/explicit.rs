@@ -632,6 +632,14 @@ impl Game for ExplicitTree {
         Some(*pos as u64)
     }
 
+    /// The smallest and largest leaf value (a search returns one of them).
+    fn value_range(&self) -> (Value, Value) {
+        let leaves = (0..self.value.len()).filter(|&i| self.child_len[i] == 0);
+        leaves.fold((Value::MAX, Value::MIN), |(lo, hi), i| {
+            (lo.min(self.value[i]), hi.max(self.value[i]))
+        })
+    }
+
     fn name(&self) -> &str {
         "tree"
     }

@@ -412,6 +412,24 @@ impl Game for RandomTree {
         Some(pos.id)
     }
 
+    /// What the spec allows: the leaf range for iid values; for
+    /// incremental values, `depth` increments from the root's 0 (ordered
+    /// trees step away from the parent by at most the largest increment).
+    fn value_range(&self) -> (Value, Value) {
+        let (lo, hi) = (self.spec.range.0 as i64, self.spec.range.1 as i64);
+        let d = i64::from(self.spec.depth);
+        let (lo, hi) = match (self.spec.model, self.spec.order) {
+            (ValueModel::Iid, _) => (lo, hi),
+            (ValueModel::Incremental, None) => (d * lo, d * hi),
+            (ValueModel::Incremental, Some(_)) => {
+                let m = lo.abs().max(hi.abs());
+                (-d * m, d * m)
+            }
+        };
+        let clamp = |v: i64| v.clamp(crate::VALUE_MIN as i64, crate::VALUE_MAX as i64) as Value;
+        (clamp(lo), clamp(hi))
+    }
+
     fn name(&self) -> &str {
         "random tree"
     }
