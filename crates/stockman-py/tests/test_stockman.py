@@ -1,0 +1,287 @@
+"""The Python API against the library's theorems, the CLI's JSON, and
+Python-defined games."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import stockman
+
+ROOT = Path(__file__).resolve().parents[3]
+TEXTBOOK = "[[3,12,8],[2,4,6],[14,5,2]]"
+
+
+def cli():
+    """The `stockman` binary: $STOCKMAN_BIN, else built here."""
+    path = os.environ.get("STOCKMAN_BIN")
+    if path:
+        return path
+    subprocess.run(["cargo", "build", "-q", "-p", "stockman-cli"], cwd=ROOT, check=True)
+    return str(ROOT / "target" / "debug" / "stockman")
+
+
+def cli_json(*args):
+    out = subprocess.run([cli(), "solve", *args, "--format", "json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def leaf_values(tree, paths):
+    out = []
+    for path in paths:
+        node = tree
+        for i in path:
+            node = node[i]
+        out.append(node)
+    return out
+
+
+# --- the textbook tree and the golden leaf orders ---------------------------------
+
+
+def test_textbook_tree_every_algorithm():
+    rows = stockman.solve(TEXTBOOK)
+    assert [r["algorithm"] for r in rows] == stockman.ALGORITHMS
+    for r in rows:
+        if r["algorithm"] == "bns":
+            assert r["value"] is None
+            lo, hi = r["bound"]
+            assert lo <= 3 < hi and r["best_move"] == 0
+            assert r["stats"]["passes"] <= 5
+        else:
+            assert r["value"] == 3 and r["best_move"] == 0, r
+
+
+def test_textbook_leaf_orders():
+    tree = json.loads(TEXTBOOK)
+    ab, sss = stockman.solve(tree, ["alphabeta", "sss"], leaves=True)
+    assert ab["stats"]["leaf_evals"] == 7
+    assert leaf_values(tree, ab["leaves"]) == [3, 12, 8, 2, 14, 5, 2]
+    assert leaf_values(tree, sss["leaves"]) == [3, 2, 14, 5, 2, 12, 8]
+
+
+def test_min_root_and_single_leaf():
+    # MIN root: the children are MAX nodes (12, 6, 14), MIN takes 6.
+    assert stockman.solve("[[3,12,8],[2,4,6],[14,5,2]]", "minimax", root="min")[0]["value"] == 6
+    assert stockman.solve(7, "sss")[0]["value"] == 7
+
+
+# --- the same answers as the CLI ----------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["width=3,depth=5,seed=1", "width=4,depth=4,seed=7,model=incremental", "width=5,depth=4,seed=3,order=0.9"])
+def test_random_trees_agree_with_the_cli(spec):
+    ours = stockman.solve(stockman.random_tree(spec), "all", leaves=True)
+    theirs = cli_json("--random", spec, "--algo", "all", "--leaves")
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        for key in ["algorithm", "value", "best_move", "bound", "leaves"]:
+            assert a.get(key) == b.get(key), (spec, key, a, b)
+        sa = {k: v for k, v in a["stats"].items() if k != "time_us"}
+        sb = {k: v for k, v in b["stats"].items() if k != "time_us"}
+        assert sa == sb, (spec, a["algorithm"])
+        assert set(a["stats"]) == set(b["stats"])
+
+
+def test_games_agree_with_the_cli():
+    for game, pos, depth in [("connect4", "4453", 6), ("tictactoe", "15", None)]:
+        src = stockman.Connect4(pos) if game == "connect4" else stockman.TicTacToe(pos)
+        extra = ["--depth", str(depth)] if depth else []
+        ours = stockman.solve(src, "alphabeta,mtdf,mtd-bi", depth=depth)
+        theirs = cli_json("--game", game, "--position", pos, "--algo", "alphabeta,mtdf,mtd-bi", *extra)
+        for a, b in zip(ours, theirs):
+            assert (a["value"], a["best_move"]) == (b["value"], b["best_move"])
+            assert a["stats"]["nodes"] == b["stats"]["nodes"]
+
+
+def test_iterative_under_a_node_limit_answers_with_its_depth():
+    rows = stockman.solve(stockman.Connect4("4453"), "mtdf", depth=40, iterative=True, max_nodes=100_000)
+    r = rows[0]
+    assert r["algorithm"] == "mtdf+id"
+    assert r["depth_completed"] >= 6 and r["stopped_by"] == "--max-nodes 100000"
+
+
+# --- games written in Python ---------------------------------------------------------
+
+
+class Nim:
+    """Take 1 to 3 from a pile; whoever takes the last wins (+1 for MAX)."""
+
+    def __init__(self, pile):
+        self.pile = pile
+
+    def root(self):
+        return (self.pile, True)
+
+    def role(self, pos):
+        return "max" if pos[1] else "min"
+
+    def moves(self, pos):
+        return [t for t in (1, 2, 3) if t <= pos[0]]
+
+    def play(self, pos, move):
+        return (pos[0] - move, not pos[1])
+
+    def evaluate(self, pos):
+        return -1 if pos[1] else 1
+
+    def hash(self, pos):
+        return pos[0] * 2 + pos[1]
+
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+class PyTicTacToe:
+    """Tic-tac-toe as a tuple of 9 cells, X = MAX; X wins +1, O wins -1."""
+
+    def root(self):
+        return (None,) * 9
+
+    def winner(self, b):
+        for i, j, k in LINES:
+            if b[i] is not None and b[i] == b[j] == b[k]:
+                return b[i]
+        return None
+
+    def role(self, b):
+        return "max" if sum(c is not None for c in b) % 2 == 0 else "min"
+
+    def moves(self, b):
+        if self.winner(b) is not None:
+            return []
+        return [i for i in range(9) if b[i] is None]
+
+    def play(self, b, i):
+        mark = "X" if self.role(b) == "max" else "O"
+        return b[:i] + (mark,) + b[i + 1 :]
+
+    def evaluate(self, b):
+        w = self.winner(b)
+        return 1 if w == "X" else -1 if w == "O" else 0
+
+    def hash(self, b):
+        return hash(b)
+
+
+# Multiples of 4 are lost for the player to move.
+@pytest.mark.parametrize("pile,value", [(4, -1), (5, 1), (8, -1), (9, 1), (11, 1), (12, -1)])
+def test_python_nim_every_algorithm(pile, value):
+    for r in stockman.solve(Nim(pile)):
+        if r["algorithm"] == "bns":
+            lo, hi = r["bound"]
+            assert lo <= value < hi
+        else:
+            assert r["value"] == value, r
+
+
+def test_python_tictactoe_every_algorithm_agrees_with_the_builtin_one():
+    rows = stockman.solve(PyTicTacToe())
+    for r in rows:
+        if r["algorithm"] != "bns":
+            assert r["value"] == 0, r
+    # The built-in game knows its value range (-1..1) and cuts on it, so
+    # only the values are compared, for every position after one move.
+    for cell in range(9):
+        b = (None,) * cell + ("X",) + (None,) * (8 - cell)
+
+        class After(PyTicTacToe):
+            def root(self, b=b):
+                return b
+
+        ours = stockman.solve(After(), "alphabeta,mtdf")
+        theirs = stockman.solve(stockman.TicTacToe(str(cell + 1)), "alphabeta,mtdf")
+        # The built-in game values positions from the side to move (O here).
+        assert [r["value"] for r in ours] == [-r["value"] for r in theirs], cell
+
+
+def test_python_game_trace():
+    t = stockman.trace(Nim(5), "sss")
+    assert t["value"] == 1
+    assert any(e["event"] == "leaf" for e in t["events"])
+
+
+def test_a_python_game_without_hash_gets_the_library_error():
+    class NoHash(Nim):
+        hash = None
+
+    game = Nim(5)
+    del_hash = type("NimNoHash", (), {k: getattr(Nim, k) for k in ["root", "role", "moves", "play", "evaluate"]})
+    obj = del_hash()
+    obj.pile = 5
+    rows = stockman.solve(obj, "alphabeta,mtdf")
+    assert rows[0]["value"] == 1
+    assert "needs a transposition table" in rows[1]["error"]
+    assert game.pile == 5
+
+
+# --- errors ----------------------------------------------------------------------------
+
+
+def test_parse_errors_name_line_and_column():
+    with pytest.raises(ValueError, match=r"line 2, column 4"):
+        stockman.solve("[[1,2],\n[3,x]]", "sss")
+    with pytest.raises(ValueError, match="unknown algorithm `nope`"):
+        stockman.solve(TEXTBOOK, "nope")
+    with pytest.raises(ValueError, match="invalid random tree spec"):
+        stockman.random_tree("width=0,depth=3")
+    with pytest.raises(ValueError, match=r"move 3 \('5'\)"):
+        stockman.TicTacToe("155")
+    with pytest.raises(ValueError, match="root"):
+        stockman.solve(TEXTBOOK, "sss", root="middle")
+
+
+class Boom(Exception):
+    pass
+
+
+def test_exceptions_from_a_python_game_propagate_unchanged():
+    class Exploding(Nim):
+        def evaluate(self, pos):
+            raise Boom("kaboom")
+
+    with pytest.raises(Boom, match="kaboom"):
+        stockman.solve(Exploding(3), "alphabeta")
+
+    class BadMoves(Nim):
+        def moves(self, pos):
+            raise KeyError("no moves here")
+
+    with pytest.raises(KeyError):
+        stockman.solve(BadMoves(3), "sss")
+
+
+def test_bad_values_raise_value_error_naming_the_method():
+    class Stringly(Nim):
+        def evaluate(self, pos):
+            return "one"
+
+    with pytest.raises(ValueError, match=r"evaluate\(\) must return an int"):
+        stockman.solve(Stringly(3), "alphabeta")
+
+    class Huge(Nim):
+        def evaluate(self, pos):
+            return 10**12
+
+    with pytest.raises(ValueError, match=r"evaluate\(\) returned 1000000000000"):
+        stockman.solve(Huge(3), "minimax")
+
+    class Roleless(Nim):
+        def role(self, pos):
+            return "both"
+
+    with pytest.raises(ValueError, match=r"role\(\) must return"):
+        stockman.solve(Roleless(3), "alphabeta")
+
+    with pytest.raises(TypeError, match="has no `root`"):
+        stockman.solve(object(), "alphabeta")
+
+
+def test_limits_raise_search_limit_with_the_stats():
+    with pytest.raises(stockman.SearchLimit) as e:
+        stockman.solve(stockman.random_tree("width=8,depth=8,seed=1"), "alphabeta", max_nodes=1000)
+    assert e.value.algorithm == "alphabeta"
+    assert e.value.stats["nodes"] == 1000
+    assert "--max-nodes 1000" in str(e.value)
