@@ -3,13 +3,14 @@
 use crate::report::{fmt_time, Row};
 use crate::runner::{exit_code, print_rows, rows_in, SearchArgs};
 use crate::Format;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::{BufRead, IsTerminal};
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
+use stockman::games::positions::parse_positions;
 use stockman::{Algorithm, AnyTable, ConnectFour, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
 
 /// The games the command line knows.
@@ -228,36 +229,17 @@ fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
 
 /// Reads `moves [expected]` lines (`-` for standard input); blank lines and `#` comments are skipped.
 fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
-    let reader: Box<dyn BufRead> = if path == Path::new("-") {
-        Box::new(std::io::stdin().lock())
+    let mut text = String::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| anyhow!("cannot read positions from standard input: {e}"))?;
     } else {
-        let f = std::fs::File::open(path).map_err(|e| anyhow!("cannot read positions file {}: {e}", path.display()))?;
-        Box::new(std::io::BufReader::new(f))
-    };
-    let mut out = Vec::new();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| anyhow!("{}:{}: cannot read: {e}", path.display(), i + 1))?;
-        let text = line.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            continue;
-        }
-        let mut parts = text.split_whitespace();
-        let moves = parts.next().expect("non-empty").to_string();
-        let expected = match parts.next() {
-            None => None,
-            Some(e) => Some(
-                e.parse::<Value>()
-                    .map_err(|_| anyhow!("{}:{}: expected score `{e}` is not an integer", path.display(), i + 1))?,
-            ),
-        };
-        if let Some(extra) = parts.next() {
-            bail!(
-                "{}:{}: unexpected `{extra}` after the expected score",
-                path.display(),
-                i + 1
-            );
-        }
-        out.push((i + 1, moves, expected));
+        let mut f =
+            std::fs::File::open(path).map_err(|e| anyhow!("cannot read positions file {}: {e}", path.display()))?;
+        f.read_to_string(&mut text)
+            .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }
-    Ok(out)
+    let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", path.display(), e.line, e.message))?;
+    Ok(set.into_iter().map(|p| (p.line, p.position, p.expected)).collect())
 }

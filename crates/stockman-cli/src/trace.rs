@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use stockman::value::fmt_value;
+use stockman::value::{fmt_value, fmt_window};
 use stockman::{dewey, Algorithm, Event, Fail, Game, Gamma, SearchOptions, State, Stats, Tracer, Value};
 
 #[derive(Args, Debug)]
@@ -119,8 +119,8 @@ pub fn text(t: &Trace) -> String {
                 let mut line = format!(
                     "pass {}: window ({}, {}) -> {}, {fail}; value in [{}, {}]; {} leaves",
                     p.pass,
-                    fmt_value(p.alpha),
-                    fmt_value(p.beta),
+                    fmt_window(p.alpha),
+                    fmt_window(p.beta),
                     fmt_value(p.result),
                     fmt_value(p.lower),
                     fmt_value(p.upper),

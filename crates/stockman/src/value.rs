@@ -78,6 +78,17 @@ impl std::str::FromStr for Role {
     }
 }
 
+/// A window bound for a trace: like [`fmt_value`], and the null windows
+/// next to an infinity (MT-SSS\*'s first pass tests `(+inf-1, +inf)`,
+/// MT-Dual\*'s `(-inf, -inf+1)`) say so instead of printing 10^9.
+pub fn fmt_window(v: Value) -> String {
+    match v {
+        v if v == INF - 1 => "+inf-1".to_string(),
+        v if v == -INF + 1 => "-inf+1".to_string(),
+        v => fmt_value(v),
+    }
+}
+
 /// Formats a search value, writing the infinities as `+inf` and `-inf`.
 pub fn fmt_value(v: Value) -> String {
     if v >= INF {

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod connect4;
+pub mod positions;
 pub mod tictactoe;
 
 pub use connect4::ConnectFour;
