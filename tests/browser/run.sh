@@ -41,7 +41,7 @@ browser() {
   local profile
   profile=$(mktemp -d -p "$WORK")
   timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" --window-size=1400,1000 \
     --enable-logging=stderr --v=0 --virtual-time-budget="$2" --dump-dom "$1" 2>"$WORK/chromium.log"
 }
 
@@ -114,6 +114,58 @@ check random-alphabeta alphabeta --random width=3,depth=3,seed=6
 check random-min-root sss --random width=2,depth=5,seed=2 --root min
 check random-bns bns --random width=3,depth=3,seed=4
 check random-364 sss --random width=3,depth=5,seed=11
+
+# fitcheck NAME SOURCE-ARGS...: at 1400x1000 every node of the tree lies inside its panel.
+fitcheck() {
+  local name=$1
+  shift
+  local page="$WORK/fit-$name.html"
+  "$STOCKMAN" trace "$@" --html "$page" 2>/dev/null || { fail "fit $name: trace --html failed"; return; }
+  local got
+  got=$(browser "file://$page#step=end&fitcheck" 5000 | element fitcheck) || got="(no fitcheck element)"
+  if [[ "$got" == PASS* ]]; then ok "fit $name: $got"; else fail "fit $name: $got"; fi
+}
+
+# compare NAME ALGOS SOURCE-ARGS...: the side-by-side page of several
+# searches: at #step=end, #result holds every search's value as solve
+# reports it, and every tree fits its panel.
+compare() {
+  local name=$1 algos=$2
+  shift 2
+  local page="$WORK/compare-$name.html"
+  if ! "$STOCKMAN" trace --algo "$algos" "$@" --html "$page" 2>"$WORK/trace.err"; then
+    fail "compare $name: trace --html failed: $(cat "$WORK/trace.err")"
+    return
+  fi
+  local want="" a v
+  IFS=, read -ra list <<<"$algos"
+  for a in "${list[@]}"; do
+    v=$(solved_value "$a" "$@")
+    want="${want:+$want, }$a: $v"
+  done
+  local got
+  got=$(browser "file://$page#step=end" 5000 | element result) || got="(no result element)"
+  if [ "$got" != "$want" ]; then
+    fail "compare $name: at #step=end the result is '$got', solve says '$want'"
+    return
+  fi
+  local fit
+  fit=$(browser "file://$page#step=end&fitcheck" 5000 | element fitcheck) || fit="(no fitcheck element)"
+  if grep -q 'Uncaught' "$WORK/chromium.log"; then
+    fail "compare $name: script error: $(grep 'Uncaught' "$WORK/chromium.log" | head -3)"
+  elif [[ "$fit" != PASS* ]]; then
+    fail "compare $name: $fit"
+  else
+    ok "compare $name: result $got; $fit"
+  fi
+}
+
+fitcheck plaat-16-leaves --algo sss --tree examples/plaat.tree
+fitcheck random-211-nodes --algo mt-sss --random width=14,depth=2,seed=3
+fitcheck random-364-nodes --algo alphabeta --random width=3,depth=5,seed=11
+compare plaat alphabeta,sss --tree examples/plaat.tree
+compare textbook alphabeta,sss,dual,mt-sss --tree examples/textbook.tree
+compare random-ordered alphabeta,negascout,sss --random width=3,depth=4,seed=5,order=0.8
 
 # A tree too large to draw is refused with a clear error.
 if "$STOCKMAN" trace --algo sss --random width=3,depth=6,seed=1 --html "$WORK/big.html" 2>"$WORK/big.err"; then

@@ -235,16 +235,26 @@ fn merge(m: MergeArgs) -> Result<ExitCode> {
 pub fn trace_html(
     source: &Source,
     search: &SearchArgs,
-    algo: Algorithm,
+    algos: &[Algorithm],
     opts: &SearchOptions,
     file: &Path,
 ) -> Result<ExitCode> {
+    let names = algos.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+    // One search: the step-by-step page; several: the comparison page.
     let page = if let Some(path) = &source.tree {
         let tree = read_tree(path, search.root)?;
-        stockman_lab::html::page(&tree, algo, opts, &format!("{algo} on {}", path.display()))?
+        let title = format!("{names} on {}", path.display());
+        match algos {
+            [algo] => stockman_lab::html::page(&tree, *algo, opts, &title)?,
+            _ => stockman_lab::html::compare_page(&tree, algos, opts, &title)?,
+        }
     } else if let Some(spec) = &source.random {
         let tree = random_tree(spec, search.root)?;
-        stockman_lab::html::page(&tree, algo, opts, &format!("{algo} on the random tree {}", tree.spec()))?
+        let title = format!("{names} on the random tree {}", tree.spec());
+        match algos {
+            [algo] => stockman_lab::html::page(&tree, *algo, opts, &title)?,
+            _ => stockman_lab::html::compare_page(&tree, algos, opts, &title)?,
+        }
     } else {
         bail!("--html draws tree files and random trees (--tree or --random)");
     };

@@ -53,16 +53,17 @@ pub fn traced<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Resul
 
 pub fn run(args: TraceArgs) -> Result<ExitCode> {
     let algos = args.search.algorithms()?;
+    let opts = args.search.options();
+    if let Some(file) = &args.html {
+        // Several algorithms: a page that compares them side by side.
+        return crate::experiment::trace_html(&args.source, &args.search, &algos, &opts, file);
+    }
     let [algo] = algos[..] else {
         bail!(
-            "trace takes exactly one algorithm with --algo (got `{}`)",
+            "trace takes exactly one algorithm with --algo (got `{}`); with --html, several are compared side by side",
             args.search.algo.as_deref().unwrap_or("all")
         );
     };
-    let opts = args.search.options();
-    if let Some(file) = &args.html {
-        return crate::experiment::trace_html(&args.source, &args.search, algo, &opts, file);
-    }
     let trace = if let Some(path) = &args.source.tree {
         let tree = read_tree(path, args.search.root)?;
         with_stack(tree.height() as u64, || traced(&tree, algo, &opts))?

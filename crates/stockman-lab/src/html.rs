@@ -171,6 +171,91 @@ pub fn page<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions, title: &st
         .replace("{{DATA}}", &script_safe_json(&json)))
 }
 
+const COMPARE_TEMPLATE: &str = include_str!("compare.html");
+
+#[derive(Serialize)]
+struct LeafOut {
+    node: usize,
+    value: Value,
+    /// The windows from the root down to the leaf (depth-first searches).
+    windows: Vec<[Value; 2]>,
+}
+
+#[derive(Serialize)]
+struct SearchOut {
+    algorithm: &'static str,
+    depth_first: bool,
+    leaves: Vec<LeafOut>,
+    outcome: Outcome,
+    stats: Stats,
+}
+
+#[derive(Serialize)]
+struct CompareData<'a> {
+    title: &'a str,
+    inf: Value,
+    nodes: Vec<NodeOut>,
+    searches: Vec<SearchOut>,
+}
+
+/// A page that replays several searches of one tree side by side, one leaf
+/// evaluation per step, each leaf marked by the searches that evaluated it,
+/// and the alpha-beta window of every node on the depth-first searches'
+/// current paths. Fails like [`page`].
+pub fn compare_page<G: Game>(
+    game: &G,
+    algos: &[Algorithm],
+    opts: &SearchOptions,
+    title: &str,
+) -> Result<String, Error> {
+    let tree = ExplicitTree::from_game(game, opts.depth, MAX_NODES).ok_or_else(|| {
+        Error::new(format!(
+            "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
+             (trace a smaller tree, use --depth, or drop --html for the text trace)"
+        ))
+    })?;
+    let nodes = nodes(&tree);
+    let index: std::collections::HashMap<&[u32], usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.path.as_slice(), i)).collect();
+    let mut searches = Vec::new();
+    for &algo in algos {
+        let mut rec = stockman::WindowRecorder::default();
+        let out = algo
+            .search_observed(&tree, opts, &mut rec)
+            .map_err(|e| Error::new(format!("{algo}: {e}")))?;
+        let leaves = rec
+            .leaves
+            .iter()
+            .map(|(path, value, windows)| LeafOut {
+                node: index[path.as_slice()],
+                value: *value,
+                windows: windows.iter().map(|&(a, b)| [a, b]).collect(),
+            })
+            .collect();
+        searches.push(SearchOut {
+            algorithm: algo.name(),
+            depth_first: !algo.is_best_first(),
+            leaves,
+            outcome: Outcome {
+                value: out.value,
+                best_move: out.best_index,
+                bound: out.bound.map(|(a, b)| [a, b]),
+            },
+            stats: out.stats,
+        });
+    }
+    let data = CompareData {
+        title,
+        inf: INF,
+        nodes,
+        searches,
+    };
+    let json = serde_json::to_string(&data).map_err(|e| Error::new(format!("trace to JSON: {e}")))?;
+    Ok(COMPARE_TEMPLATE
+        .replace("{{TITLE}}", &escape_html(title))
+        .replace("{{DATA}}", &script_safe_json(&json)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +293,29 @@ mod tests {
         assert!(e.to_string().contains("more than 500 nodes"), "{e}");
         let ok = stockman::RandomTree::new(RandomSpec::new(3, 5, 1)); // 364 nodes
         assert!(page(&ok, Algorithm::MtSss, &SearchOptions::default(), "ok").is_ok());
+    }
+
+    #[test]
+    fn the_comparison_page_holds_every_search() {
+        let t = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let algos = [Algorithm::AlphaBeta, Algorithm::Sss];
+        let html = compare_page(&t, &algos, &SearchOptions::default(), "cmp").unwrap();
+        assert!(html.contains("id=\"result\"") && !html.contains("{{DATA}}"));
+        let start = html.find("id=\"trace-data\">").unwrap() + "id=\"trace-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(v["searches"][0]["algorithm"], "alphabeta");
+        assert_eq!(v["searches"][0]["leaves"].as_array().unwrap().len(), 7);
+        assert_eq!(v["searches"][0]["leaves"][0]["windows"].as_array().unwrap().len(), 3);
+        assert_eq!(v["searches"][1]["depth_first"], false);
+        // SSS*'s leaves, in its order: 3, 2, 14, 5, 2, 12, 8.
+        let vals: Vec<i64> = v["searches"][1]["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["value"].as_i64().unwrap())
+            .collect();
+        assert_eq!(vals, [3, 2, 14, 5, 2, 12, 8]);
     }
 
     #[test]

@@ -38,7 +38,9 @@ pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use engine::{Engine, Limits};
 pub use game::{CostlyEval, Game};
 pub use games::{ConnectFour, GameError, GameErrorKind, GameResult, Playable, TicTacToe};
-pub use observe::{dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer};
+pub use observe::{
+    dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer, WindowRecorder,
+};
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use stats::Stats;

@@ -13,6 +13,8 @@ pub trait Observer {
     const PATHS: bool = false;
     /// Whether the search should build [`Step`]s and [`Pass`]es.
     const STEPS: bool = false;
+    /// Whether the depth-first searches should report each node's window.
+    const WINDOWS: bool = false;
 
     /// A leaf was evaluated: `path` lists 0-based child indices from the root.
     fn leaf(&mut self, _path: &[u32], _value: Value) {}
@@ -20,6 +22,38 @@ pub trait Observer {
     fn step(&mut self, _step: Step) {}
     /// One pass of a driver (MT-SSS\*, MT-Dual\*, MTD(f), BNS, RecSSS\*).
     fn pass(&mut self, _pass: Pass) {}
+    /// A depth-first search (alpha-beta, NegaScout, and the MT drivers'
+    /// tests) entered the node at `path` with the window `(alpha, beta)`.
+    fn window(&mut self, _path: &[u32], _alpha: Value, _beta: Value) {}
+}
+
+/// Records the evaluated leaves with the window of every node on the path
+/// to each (the alpha-beta windows a student follows down the tree).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowRecorder {
+    /// Each evaluated leaf: its path, its value, and the windows `(alpha,
+    /// beta)` from the root down to it (empty for the best-first searches).
+    pub leaves: Vec<(Vec<u32>, Value, Vec<(Value, Value)>)>,
+    /// The windows of the nodes on the current path.
+    #[serde(skip)]
+    stack: Vec<(Value, Value)>,
+}
+
+impl Observer for WindowRecorder {
+    const PATHS: bool = true;
+    const WINDOWS: bool = true;
+    fn leaf(&mut self, path: &[u32], value: Value) {
+        let windows = if self.stack.len() == path.len() + 1 {
+            self.stack.clone()
+        } else {
+            Vec::new()
+        };
+        self.leaves.push((path.to_vec(), value, windows));
+    }
+    fn window(&mut self, path: &[u32], alpha: Value, beta: Value) {
+        self.stack.truncate(path.len());
+        self.stack.push((alpha, beta));
+    }
 }
 
 /// Listens to nothing; searches with it pay nothing for observation.
@@ -255,4 +289,33 @@ pub struct Pass {
     /// For BNS: how many root children reached the test value.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub better_count: Option<u32>,
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+    use crate::{Algorithm, ExplicitTree, Role, SearchOptions, INF};
+
+    /// Alpha-beta's windows on the textbook tree, by hand: the second
+    /// subtree is searched with alpha = 3, learnt from the first.
+    #[test]
+    fn alpha_beta_windows_on_the_textbook_tree() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let mut rec = WindowRecorder::default();
+        Algorithm::AlphaBeta
+            .search_observed(&tree, &SearchOptions::default(), &mut rec)
+            .unwrap();
+        let full = (-INF, INF);
+        assert_eq!(rec.leaves[0], (vec![0, 0], 3, vec![full, full, full]));
+        assert_eq!(rec.leaves[1], (vec![0, 1], 12, vec![full, full, (-INF, 3)]));
+        assert_eq!(rec.leaves[3], (vec![1, 0], 2, vec![full, (3, INF), (3, INF)]));
+        assert_eq!(rec.leaves.len(), 7);
+        // Best-first searches have no windows.
+        let mut rec = WindowRecorder::default();
+        Algorithm::Sss
+            .search_observed(&tree, &SearchOptions::default(), &mut rec)
+            .unwrap();
+        assert!(rec.leaves.iter().all(|(_, _, w)| w.is_empty()));
+        assert_eq!(rec.leaves.len(), 7);
+    }
 }

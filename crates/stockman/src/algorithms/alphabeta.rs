@@ -369,6 +369,9 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     ) -> Result<Value, SearchError> {
         self.cx.visit()?;
         self.exact = false;
+        if O::WINDOWS {
+            self.cx.obs.window(&self.cx.path, alpha, beta);
+        }
         let p = self.probe(pos, ply, &mut alpha, &mut beta);
         if let Some(v) = p.cut {
             self.exact = p.entry.lower == p.entry.upper;

@@ -104,6 +104,9 @@ fn scout<G: Game, O: Observer, T: Table>(
 ) -> Result<Value, SearchError> {
     e.cx.visit()?;
     e.exact = false;
+    if O::WINDOWS {
+        e.cx.obs.window(&e.cx.path, alpha, beta);
+    }
     let p = e.probe(pos, ply, &mut alpha, &mut beta);
     if let Some(v) = p.cut {
         e.exact = p.entry.lower == p.entry.upper;
