@@ -146,6 +146,21 @@ struct Summary {
     wrong: u64,
     failed: u64,
     stats: Stats,
+    /// Each position's search time, for the median and the 99th percentile
+    /// (a batch's mean hides its few slow positions and its fast majority).
+    times_us: Vec<u64>,
+}
+
+/// The `q`-quantile (0..=1) of `xs` by the nearest-rank method: the
+/// smallest value with at least a fraction `q` of the values at or below it.
+fn quantile(xs: &[u64], q: f64) -> u64 {
+    if xs.is_empty() {
+        return 0;
+    }
+    let mut v = xs.to_vec();
+    v.sort_unstable();
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    v[rank - 1]
 }
 
 /// `solve --game NAME --positions FILE`: lines `moves [expected]`.
@@ -163,14 +178,17 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
         None
     };
     let mut summaries: Vec<Summary> = algos.iter().map(|_| Summary::default()).collect();
-    // One table for the whole batch, cleared before each search.
+    // One table for the whole batch, cleared before each search, its memory
+    // committed before the first clock starts.
     let mut table = AnyTable::new(game_options(search).table);
+    table.touch();
     for (lineno, moves, expected) in &lines {
         let rows = solve_one(name, moves, search, &algos, false, Some(&mut table))
             .with_context(|| format!("{}:{lineno}", path.display()))?;
         for (row, sum) in rows.iter().zip(summaries.iter_mut()) {
             sum.positions += 1;
             sum.stats += row.stats;
+            sum.times_us.push(row.stats.time_us);
             if row.error.is_some() {
                 sum.failed += 1;
             } else if let (Some(e), Some(v)) = (expected, row.value) {
@@ -207,19 +225,29 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
 
 fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
     let mut out = format!(
-        "{:<10} {:>9} {:>6} {:>7} {:>12} {:>14} {:>14}\n",
-        "algorithm", "positions", "wrong", "failed", "mean time", "mean visited", "positions/s"
+        "{:<10} {:>9} {:>6} {:>7} {:>12} {:>12} {:>12} {:>14} {:>14}\n",
+        "algorithm",
+        "positions",
+        "wrong",
+        "failed",
+        "mean time",
+        "median time",
+        "p99 time",
+        "mean visited",
+        "positions/s"
     );
     for (a, s) in algos.iter().zip(sums) {
         let n = s.positions.max(1) as f64;
         let secs = s.stats.time_us as f64 / 1e6;
         out.push_str(&format!(
-            "{:<10} {:>9} {:>6} {:>7} {:>12} {:>14.1} {:>14.0}\n",
+            "{:<10} {:>9} {:>6} {:>7} {:>12} {:>12} {:>12} {:>14.1} {:>14.0}\n",
             a.name(),
             s.positions,
             s.wrong,
             s.failed,
             fmt_time((s.stats.time_us as f64 / n) as u64),
+            fmt_time(quantile(&s.times_us, 0.5)),
+            fmt_time(quantile(&s.times_us, 0.99)),
             s.stats.nodes as f64 / n,
             if secs > 0.0 { s.stats.nodes as f64 / secs } else { 0.0 },
         ));
@@ -242,4 +270,21 @@ fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
     }
     let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", path.display(), e.line, e.message))?;
     Ok(set.into_iter().map(|p| (p.line, p.position, p.expected)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quantile;
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let xs = [5, 1, 4, 2, 3];
+        assert_eq!(quantile(&xs, 0.5), 3);
+        assert_eq!(quantile(&xs, 0.99), 5);
+        assert_eq!(quantile(&xs, 0.0), 1);
+        let many: Vec<u64> = (1..=1000).collect();
+        assert_eq!(quantile(&many, 0.5), 500);
+        assert_eq!(quantile(&many, 0.99), 990);
+        assert_eq!(quantile(&[], 0.5), 0);
+    }
 }

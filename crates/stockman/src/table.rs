@@ -200,6 +200,19 @@ impl FixedTable {
     /// Bytes per bucket: one cache line.
     pub const BUCKET_BYTES: usize = WORDS * 8;
 
+    /// Touches every page of the table's memory, so that the operating
+    /// system commits it now and not during the first searches (a fresh
+    /// table is a lazily zeroed allocation: the first search to reach a
+    /// page pays for it, which once made a 41-node search take 831 us).
+    /// Changes no entry.
+    pub fn touch(&mut self) {
+        // One word per 4 KiB page is written back unchanged; `black_box`
+        // keeps the compiler from dropping the store.
+        for i in (0..self.words.len()).step_by(512) {
+            self.words[i] = std::hint::black_box(self.words[i]);
+        }
+    }
+
     /// A table of exactly `buckets` buckets (a power of two) of [`SLOTS`] slots each.
     ///
     /// # Panics
@@ -386,6 +399,14 @@ pub enum AnyTable {
 }
 
 impl AnyTable {
+    /// Commits a fixed table's memory now ([`FixedTable::touch`]); a map
+    /// table has nothing to commit.
+    pub fn touch(&mut self) {
+        if let AnyTable::Fixed(t) = self {
+            t.touch();
+        }
+    }
+
     /// The table a [`TableSize`] asks for.
     pub fn new(size: TableSize) -> AnyTable {
         match size {
