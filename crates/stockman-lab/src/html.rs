@@ -226,10 +226,10 @@ pub fn compare_page<G: Game>(
         let leaves = rec
             .leaves
             .iter()
-            .map(|(path, value, windows)| LeafOut {
-                node: index[path.as_slice()],
-                value: *value,
-                windows: windows.iter().map(|&(a, b)| [a, b]).collect(),
+            .map(|l| LeafOut {
+                node: index[l.path.as_slice()],
+                value: l.value,
+                windows: l.windows.iter().map(|&(a, b)| [a, b]).collect(),
             })
             .collect();
         searches.push(SearchOut {

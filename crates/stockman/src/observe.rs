@@ -31,12 +31,23 @@ pub trait Observer {
 /// to each (the alpha-beta windows a student follows down the tree).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowRecorder {
-    /// Each evaluated leaf: its path, its value, and the windows `(alpha,
-    /// beta)` from the root down to it (empty for the best-first searches).
-    pub leaves: Vec<(Vec<u32>, Value, Vec<(Value, Value)>)>,
+    /// Each evaluated leaf, in evaluation order.
+    pub leaves: Vec<WindowedLeaf>,
     /// The windows of the nodes on the current path.
     #[serde(skip)]
     stack: Vec<(Value, Value)>,
+}
+
+/// A leaf as [`WindowRecorder`] saw it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowedLeaf {
+    /// 0-based child indices from the root.
+    pub path: Vec<u32>,
+    /// The value the evaluation returned.
+    pub value: Value,
+    /// The windows `(alpha, beta)` from the root down to the leaf (empty
+    /// for the best-first searches, which have none).
+    pub windows: Vec<(Value, Value)>,
 }
 
 impl Observer for WindowRecorder {
@@ -48,7 +59,11 @@ impl Observer for WindowRecorder {
         } else {
             Vec::new()
         };
-        self.leaves.push((path.to_vec(), value, windows));
+        self.leaves.push(WindowedLeaf {
+            path: path.to_vec(),
+            value,
+            windows,
+        });
     }
     fn window(&mut self, path: &[u32], alpha: Value, beta: Value) {
         self.stack.truncate(path.len());
@@ -306,16 +321,17 @@ mod window_tests {
             .search_observed(&tree, &SearchOptions::default(), &mut rec)
             .unwrap();
         let full = (-INF, INF);
-        assert_eq!(rec.leaves[0], (vec![0, 0], 3, vec![full, full, full]));
-        assert_eq!(rec.leaves[1], (vec![0, 1], 12, vec![full, full, (-INF, 3)]));
-        assert_eq!(rec.leaves[3], (vec![1, 0], 2, vec![full, (3, INF), (3, INF)]));
+        let leaf = |path: Vec<u32>, value, windows| WindowedLeaf { path, value, windows };
+        assert_eq!(rec.leaves[0], leaf(vec![0, 0], 3, vec![full, full, full]));
+        assert_eq!(rec.leaves[1], leaf(vec![0, 1], 12, vec![full, full, (-INF, 3)]));
+        assert_eq!(rec.leaves[3], leaf(vec![1, 0], 2, vec![full, (3, INF), (3, INF)]));
         assert_eq!(rec.leaves.len(), 7);
         // Best-first searches have no windows.
         let mut rec = WindowRecorder::default();
         Algorithm::Sss
             .search_observed(&tree, &SearchOptions::default(), &mut rec)
             .unwrap();
-        assert!(rec.leaves.iter().all(|(_, _, w)| w.is_empty()));
+        assert!(rec.leaves.iter().all(|l| l.windows.is_empty()));
         assert_eq!(rec.leaves.len(), 7);
     }
 }
