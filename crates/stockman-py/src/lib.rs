@@ -228,6 +228,12 @@ impl BuiltinGame {
 /// position remembers its move list, so `play` never asks for it again.
 struct PyGame<'py> {
     obj: Bound<'py, PyAny>,
+    /// The bound methods, looked up once rather than at every call.
+    role_fn: Bound<'py, PyAny>,
+    moves_fn: Bound<'py, PyAny>,
+    play_fn: Bound<'py, PyAny>,
+    evaluate_fn: Bound<'py, PyAny>,
+    hash_fn: Option<Bound<'py, PyAny>>,
     has_hash: bool,
     /// The first exception a callback raised (or a bad value it returned):
     /// the search is stopped at once and this is raised to the caller.
@@ -265,10 +271,18 @@ impl<'py> PyGame<'py> {
                 )));
             }
         }
-        let has_hash = obj.hasattr("hash")?;
+        let hash_fn = match obj.getattr("hash") {
+            Ok(h) if !h.is_none() => Some(h),
+            _ => None,
+        };
         Ok(PyGame {
+            role_fn: obj.getattr("role")?,
+            moves_fn: obj.getattr("moves")?,
+            play_fn: obj.getattr("play")?,
+            evaluate_fn: obj.getattr("evaluate")?,
+            has_hash: hash_fn.is_some(),
+            hash_fn,
             obj,
-            has_hash,
             failed: RefCell::new(None),
         })
     }
@@ -290,7 +304,7 @@ impl<'py> PyGame<'py> {
     }
 
     fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let list = self.obj.call_method1("moves", (&pos.obj,))?;
+        let list = self.moves_fn.call1((&pos.obj,))?;
         let mut out = Vec::new();
         for m in list.try_iter().map_err(|_| {
             PyValueError::new_err(format!(
@@ -335,7 +349,7 @@ impl<'py> Game for PyGame<'py> {
     }
 
     fn role(&self, pos: &PyPos<'py>) -> Role {
-        let r = self.obj.call_method1("role", (&pos.obj,)).and_then(|r| {
+        let r = self.role_fn.call1((&pos.obj,)).and_then(|r| {
             let s: Option<String> = r.extract().ok();
             match s.as_deref().map(str::to_ascii_lowercase).as_deref() {
                 Some("max") => Ok(Role::Max),
@@ -375,7 +389,7 @@ impl<'py> Game for PyGame<'py> {
                 m.ok_or_else(|| PyValueError::new_err("moves() returned fewer moves than before for the same position"))
             }),
         };
-        match m.and_then(|m| self.obj.call_method1("play", (&pos.obj, m))) {
+        match m.and_then(|m| self.play_fn.call1((&pos.obj, m))) {
             Ok(p) => PyPos::new(p),
             Err(e) => {
                 self.fail(e);
@@ -389,8 +403,8 @@ impl<'py> Game for PyGame<'py> {
             return FAILED;
         }
         let v = self
-            .obj
-            .call_method1("evaluate", (&pos.obj,))
+            .evaluate_fn
+            .call1((&pos.obj,))
             .and_then(|v| self.int_from("evaluate", &v))
             .and_then(|v| {
                 if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {
@@ -411,7 +425,8 @@ impl<'py> Game for PyGame<'py> {
         if !self.has_hash || self.failed() {
             return self.has_hash.then_some(0);
         }
-        let h = self.obj.call_method1("hash", (&pos.obj,)).and_then(|v| {
+        let Some(hash_fn) = &self.hash_fn else { return None };
+        let h = hash_fn.call1((&pos.obj,)).and_then(|v| {
             if v.is_instance_of::<pyo3::types::PyInt>() {
                 // Any Python int: its low 64 bits.
                 let masked = v.call_method1("__and__", (u64::MAX,))?;
