@@ -46,10 +46,15 @@ class Adapter:
         self.start = (tuple(self.g.board), self.g.current_player)
         self.max_player = self.g.current_player
         self.evals = 0
+        self.loaded = None
 
     def _load(self, pos):
-        self.g.board = list(pos[0])
-        self.g.current_player = pos[1]
+        # Consecutive calls are mostly about the same position (its moves,
+        # then play from it): load the board only when it changes.
+        if self.loaded is not pos:
+            self.g.board = list(pos[0])
+            self.g.current_player = pos[1]
+            self.loaded = pos
 
     def root(self):
         return self.start
@@ -64,7 +69,9 @@ class Adapter:
     def play(self, pos, move):
         self._load(pos)
         self.g.make_move(move)
-        return (tuple(self.g.board), 3 - pos[1])
+        child = (tuple(self.g.board), 3 - pos[1])
+        self.g.unmake_move(move)
+        return child
 
     def evaluate(self, pos):
         self.evals += 1
