@@ -99,6 +99,21 @@ pub struct RunArgs {
     /// List the bundled grids.
     #[arg(long)]
     pub list_presets: bool,
+    /// A game grid instead of random trees: every algorithm at every depth
+    /// (--depths, default 2..6) on every position of --positions.
+    #[arg(long, value_enum, requires = "positions")]
+    pub game: Option<crate::games::GameName>,
+    /// With --game: the test positions, `position [expected]` lines.
+    #[arg(long, value_name = "FILE", requires = "game")]
+    pub positions: Option<PathBuf>,
+    /// With --game: drive the depth-first algorithms by iterative deepening.
+    #[arg(long, requires = "game")]
+    pub iterative: bool,
+    /// With --game: the transposition table in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64, requires = "game")]
+    pub tt_mb: usize,
+    #[command(flatten)]
+    pub enhance: crate::runner::Enhancements,
 }
 
 pub fn run(args: ExperimentArgs) -> Result<ExitCode> {
@@ -131,6 +146,22 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
 }
 
 fn experiment(a: RunArgs) -> Result<ExitCode> {
+    if let (Some(game), Some(positions)) = (a.game, a.positions.clone()) {
+        let algorithms = Algorithm::parse_list(a.algo.as_deref().unwrap_or("negascout,mtdf,mt-sss,bns"))?;
+        let depths = grid::parse_numbers(a.depths.as_deref().unwrap_or("2..6"))?;
+        return crate::game_grid::run(crate::game_grid::GameGrid {
+            game,
+            positions,
+            algorithms,
+            depths,
+            iterative: a.iterative,
+            tt_mb: a.tt_mb,
+            enhance: a.enhance.clone(),
+            max_nodes: a.max_nodes,
+            out: a.out.clone(),
+            force: a.force,
+        });
+    }
     if a.list_presets {
         for p in grid::PRESETS {
             println!("{:8} {}", p.name, p.about);

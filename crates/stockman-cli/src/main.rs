@@ -2,6 +2,7 @@
 
 mod arena;
 mod experiment;
+mod game_grid;
 mod games;
 mod input;
 mod play;

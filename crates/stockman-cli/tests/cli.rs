@@ -1284,3 +1284,67 @@ fn match_errors_are_named() {
     .unwrap();
     assert_eq!(m["openings"], serde_json::json!(["44", "35"]));
 }
+
+/// The game grid of the experiments: one row per position, depth and
+/// algorithm in results.csv, all agreeing on the value.
+#[test]
+fn experiment_on_connect_four_positions_writes_one_row_per_search() {
+    let set = TempFile::new("c4.txt", "274552224131661 0\n5455174361263362 -1\n2531276566711153 2\n");
+    let out = TempFile::empty_path("c4-grid");
+    let run = ok(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "2..4",
+        "--algo",
+        "negascout,mtdf,mt-sss,bns",
+        "--out",
+        out.arg(),
+    ]);
+    assert_contains(&run.stdout, &["| 4 | mt-sss | 3 |", "leaves / NegaScout"]);
+    let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3 * 3 * 4);
+    for chunk in rows.chunks(4) {
+        let values: Vec<&str> = chunk.iter().filter(|r| !r[3].is_empty()).map(|r| r[3]).collect();
+        assert_eq!(values.len(), 3, "{chunk:?}");
+        assert!(values.iter().all(|v| *v == values[0]), "{chunk:?}");
+        let bns = chunk.iter().find(|r| r[2] == "bns").unwrap();
+        let v: i64 = values[0].parse().unwrap();
+        assert!(
+            bns[4].parse::<i64>().unwrap() <= v && v < bns[5].parse::<i64>().unwrap(),
+            "{bns:?}"
+        );
+    }
+    // A second run refuses to overwrite without --force.
+    let again = fails(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "2",
+        "--out",
+        out.arg(),
+    ]);
+    assert_contains(&again.stderr, &["results.csv exists: pass --force"]);
+    let bad = TempFile::new("bad.txt", "44 1\n4x4 2\n");
+    let run = fails(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        bad.arg(),
+        "--depths",
+        "2",
+        "--out",
+        out.arg(),
+        "--force",
+    ]);
+    assert_contains(&run.stderr, &[&format!("{}:2", bad.arg()), "position `4x4`"]);
+    std::fs::remove_dir_all(out.path()).ok();
+}
