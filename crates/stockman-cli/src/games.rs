@@ -97,7 +97,9 @@ fn solve_one(
         type Output = Vec<Row>;
         fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<Row>> {
             let opts = game_options(self.search);
-            let how = self.search.how(self.leaves);
+            let mut how = self.search.how(self.leaves);
+            // A single position may take minutes (the empty board): show the passes.
+            how.progress = self.table.is_none();
             let best = |m: &G::Move, _: usize| move_json(&game, m);
             Ok(rows_in(&game, self.algos, &opts, &how, &best, self.table))
         }

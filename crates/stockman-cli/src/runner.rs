@@ -5,6 +5,7 @@ use crate::report::{table, Row};
 use crate::Format;
 use anyhow::Result;
 use clap::Args;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::algorithms::iterative;
@@ -162,6 +163,7 @@ impl SearchArgs {
             eval_cost_ns: self.eval_cost_ns,
             leaves,
             iterative: self.iterative,
+            progress: false,
         }
     }
 
@@ -234,6 +236,52 @@ pub struct How {
     pub leaves: bool,
     /// Drive depth-first algorithms by iterative deepening.
     pub iterative: bool,
+    /// Show the passes of the null-window drivers on standard error while
+    /// they run (only when it is a terminal): for searches that take minutes.
+    pub progress: bool,
+}
+
+/// Shows each finished pass of a null-window driver (MT-SSS\*, MTD(f),
+/// MTD(bi), BNS...) on a spinner: the pass, its test, the result and the
+/// bounds proved so far, and the leaves evaluated.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    leaves: u64,
+}
+
+impl Progress {
+    fn new(name: &str) -> Progress {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {prefix}: {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_prefix(name.to_string());
+        bar.set_message("first pass...");
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        Progress { bar, leaves: 0 }
+    }
+}
+
+impl Observer for Progress {
+    const STEPS: bool = true;
+    fn pass(&mut self, p: stockman::Pass) {
+        self.leaves += p.leaf_evals;
+        let leaves = if self.leaves > 0 {
+            format!("; {} leaves so far", self.leaves)
+        } else {
+            String::new()
+        };
+        self.bar.set_message(format!(
+            "pass {} tested ({}, {}): {}; value in [{}, {}]{leaves}",
+            p.pass,
+            stockman::value::fmt_window(p.alpha),
+            stockman::value::fmt_window(p.beta),
+            stockman::value::fmt_value(p.result),
+            stockman::value::fmt_value(p.lower),
+            stockman::value::fmt_value(p.upper),
+        ));
+    }
 }
 
 fn run_one<G: Game>(
@@ -251,7 +299,13 @@ fn run_one<G: Game>(
         a.name().to_string()
     };
     // Recording leaves costs an allocation per leaf: only when asked.
-    if how.leaves {
+    let show = how.progress && !how.leaves && !a.is_best_first() && std::io::stderr().is_terminal();
+    if show {
+        let mut p = Progress::new(&name);
+        let r = search_with(game, a, opts, deepen, table, &mut p);
+        p.bar.finish_and_clear();
+        Row::new(&name, r, best, None)
+    } else if how.leaves {
         let mut rec = LeafRecorder::default();
         let r = search_with(game, a, opts, deepen, table, &mut rec);
         let leaves = r.is_ok().then(|| rec.paths());
