@@ -624,11 +624,7 @@ impl Playable for ConnectFour {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
-        let t = text.trim();
-        let col = match t.parse::<u8>() {
-            Ok(c) if (1..=WIDTH as u8).contains(&c) => c - 1,
-            _ => return Err(format!("`{t}` is not a column: type a number from 1 to {WIDTH}")),
-        };
+        let col = super::numbered_move(text, WIDTH as u8, "column")?;
         if self.root.is_over() {
             return Err("the game is over".to_string());
         }
@@ -644,11 +640,7 @@ impl Playable for ConnectFour {
 
     /// X and O, as the board shows them.
     fn player_name(&self, first: bool) -> &'static str {
-        if first {
-            "X"
-        } else {
-            "O"
-        }
+        super::x_or_o(first)
     }
 
     fn first_player_to_move(&self) -> bool {

@@ -102,6 +102,26 @@ pub trait Playable: Game + Clone + fmt::Display + Sized {
     }
 }
 
+/// Reads a move numbered `1..=max` as typed by a person (a Connect Four
+/// column, a tic-tac-toe cell): the 0-based number, or a one-line reason
+/// naming `what` is numbered.
+pub(crate) fn numbered_move(text: &str, max: u8, what: &str) -> Result<u8, String> {
+    let t = text.trim();
+    match t.parse::<u8>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n - 1),
+        _ => Err(format!("`{t}` is not a {what}: type a number from 1 to {max}")),
+    }
+}
+
+/// The names X and O of the players of the games drawn with X and O.
+pub(crate) fn x_or_o(first: bool) -> &'static str {
+    if first {
+        "X"
+    } else {
+        "O"
+    }
+}
+
 /// Why a move string was rejected: which move, and what is wrong with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameError {

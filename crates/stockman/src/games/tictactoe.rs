@@ -291,11 +291,7 @@ impl Playable for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
-        let t = text.trim();
-        let cell = match t.parse::<u8>() {
-            Ok(c) if (1..=9).contains(&c) => c - 1,
-            _ => return Err(format!("`{t}` is not a cell: type a number from 1 to 9")),
-        };
+        let cell = super::numbered_move(text, 9, "cell")?;
         if self.root.is_over() {
             return Err("the game is over".to_string());
         }
@@ -311,11 +307,7 @@ impl Playable for TicTacToe {
 
     /// X and O, as the board shows them.
     fn player_name(&self, first: bool) -> &'static str {
-        if first {
-            "X"
-        } else {
-            "O"
-        }
+        super::x_or_o(first)
     }
 
     fn first_player_to_move(&self) -> bool {
