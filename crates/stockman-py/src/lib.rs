@@ -370,6 +370,13 @@ impl<'py> Game for PyGame<'py> {
         if self.failed() {
             return;
         }
+        // Move generation is deterministic (a `Game` requirement), so a
+        // position asks Python once: SSS*'s OPEN list comes back to a
+        // parent's moves many times.
+        if let Some(list) = pos.moves.borrow().as_ref() {
+            out.extend(0..list.len() as u32);
+            return;
+        }
         match self.list_moves(pos) {
             Ok(list) => {
                 out.extend(0..list.len() as u32);
