@@ -42,7 +42,8 @@ struct Row {
 pub fn run(g: GameGrid) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&g.positions)
         .map_err(|e| anyhow!("cannot read positions file {}: {e}", g.positions.display()))?;
-    let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", g.positions.display(), e.line, e.message))?;
+    let set = parse_positions(&text)
+        .map_err(|e| anyhow!("{}:{}:{}: {}", g.positions.display(), e.line, e.column, e.message))?;
     if set.is_empty() {
         bail!("{}: no positions in the file", g.positions.display());
     }

@@ -10,8 +10,8 @@ use serde::Serialize;
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
-use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, AnyTable, ConnectFour, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
+use stockman::games::positions::{parse_positions, PositionLine};
+use stockman::{Algorithm, AnyTable, ConnectFour, Othello, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
 
 /// The games the command line knows.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +20,9 @@ pub enum GameName {
     Tictactoe,
     /// Connect Four, 7x6; a position is the columns played, 1-7.
     Connect4,
+    /// Othello, 8x8; a position is the squares played (`f5d6c3`) or an FFO
+    /// board and side (`"<64 squares> X"`).
+    Othello,
 }
 
 /// The transposition table games get unless `--tt-mb` says otherwise.
@@ -60,6 +63,7 @@ pub fn with_game<T: GameTask>(name: GameName, position: &str, heuristic: bool, t
     match name {
         GameName::Tictactoe => task.run(prepare::<TicTacToe>(position, heuristic)?),
         GameName::Connect4 => task.run(prepare::<ConnectFour>(position, heuristic)?),
+        GameName::Othello => task.run(prepare::<Othello>(position, heuristic)?),
     }
 }
 
@@ -137,6 +141,9 @@ struct BatchLine<'a> {
     stats: Stats,
     #[serde(skip_serializing_if = "Option::is_none")]
     expected: Option<Value>,
+    /// The score the file lists for the best move found (FFO lines list every move's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_move_score: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -146,6 +153,8 @@ struct BatchLine<'a> {
 struct Summary {
     positions: u64,
     wrong: u64,
+    /// Best moves whose listed score is below the position's expected score.
+    bad_moves: u64,
     failed: u64,
     stats: Stats,
     /// Each position's search time, for the median and the 99th percentile
@@ -184,18 +193,29 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
     // committed before the first clock starts.
     let mut table = AnyTable::new(game_options(search).table);
     table.touch();
-    for (lineno, moves, expected) in &lines {
+    for line in &lines {
+        let (moves, expected) = (&line.position, &line.expected);
         let rows = solve_one(name, moves, search, &algos, false, Some(&mut table))
-            .with_context(|| format!("{}:{lineno}", path.display()))?;
+            .with_context(|| format!("{}:{}", path.display(), line.line))?;
         for (row, sum) in rows.iter().zip(summaries.iter_mut()) {
             sum.positions += 1;
             sum.stats += row.stats;
             sum.times_us.push(row.stats.time_us);
+            // The listed score of the move the search chose, where the file lists scores.
+            let best_move_score = row.best_move.as_ref().and_then(|m| {
+                let text = m.as_str().map_or_else(|| m.to_string(), str::to_string);
+                line.score_of(&text)
+            });
             if row.error.is_some() {
                 sum.failed += 1;
             } else if let (Some(e), Some(v)) = (expected, row.value) {
                 if *e != v {
                     sum.wrong += 1;
+                }
+            }
+            if let (Some(e), Some(s)) = (expected, best_move_score) {
+                if s < *e {
+                    sum.bad_moves += 1;
                 }
             }
             if format == Format::Json {
@@ -206,6 +226,7 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
                     best_move: row.best_move.clone(),
                     stats: row.stats,
                     expected: *expected,
+                    best_move_score,
                     error: row.error.clone(),
                 };
                 println!("{}", serde_json::to_string(&line)?);
@@ -221,16 +242,17 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
     if format == Format::Text {
         print!("{}", summary_table(&algos, &summaries));
     }
-    let bad = summaries.iter().any(|s| s.wrong > 0 || s.failed > 0);
+    let bad = summaries.iter().any(|s| s.wrong > 0 || s.bad_moves > 0 || s.failed > 0);
     Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
     let mut out = format!(
-        "{:<10} {:>9} {:>6} {:>7} {:>12} {:>12} {:>12} {:>14} {:>14}\n",
+        "{:<10} {:>9} {:>6} {:>9} {:>7} {:>12} {:>12} {:>12} {:>14} {:>14}\n",
         "algorithm",
         "positions",
         "wrong",
+        "bad moves",
         "failed",
         "mean time",
         "median time",
@@ -242,10 +264,11 @@ fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
         let n = s.positions.max(1) as f64;
         let secs = s.stats.time_us as f64 / 1e6;
         out.push_str(&format!(
-            "{:<10} {:>9} {:>6} {:>7} {:>12} {:>12} {:>12} {:>14.1} {:>14.0}\n",
+            "{:<10} {:>9} {:>6} {:>9} {:>7} {:>12} {:>12} {:>12} {:>14.1} {:>14.0}\n",
             a.name(),
             s.positions,
             s.wrong,
+            s.bad_moves,
             s.failed,
             fmt_time((s.stats.time_us as f64 / n) as u64),
             fmt_time(quantile(&s.times_us, 0.5)),
@@ -257,8 +280,8 @@ fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
     out
 }
 
-/// Reads `moves [expected]` lines (`-` for standard input); blank lines and `#` comments are skipped.
-fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
+/// Reads a test set (`-` for standard input): see [`parse_positions`] for the layouts.
+fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()
@@ -270,8 +293,7 @@ fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
         f.read_to_string(&mut text)
             .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }
-    let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", path.display(), e.line, e.message))?;
-    Ok(set.into_iter().map(|p| (p.line, p.position, p.expected)).collect())
+    parse_positions(&text).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))
 }
 
 #[cfg(test)]

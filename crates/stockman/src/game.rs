@@ -84,6 +84,22 @@ pub trait Game {
         (-crate::INF, crate::INF)
     }
 
+    /// What the game can prove about the value of `pos` for a depth-first
+    /// search whose window is `(alpha, beta)` (MAX's view): bounds
+    /// `(lower, upper)` on the value, as [`Game::bounds`] gives them, except
+    /// that the game may stop short once its answer settles the window.
+    ///
+    /// A game that proves its bounds by some work of its own (Othello
+    /// solves its last few empty squares itself and counts stable discs)
+    /// uses the window the way alpha-beta does: it may return a fail-soft
+    /// bound (`lower >= beta`, or `upper <= alpha`) instead of the exact
+    /// value, and skip a proof that could not reach outside the window.
+    /// The searches call this, never [`Game::bounds`], on every node but
+    /// the root. By default: [`Game::bounds`], whatever the window.
+    fn bounds_within(&self, pos: &Self::Position, _alpha: Value, _beta: Value) -> (Value, Value) {
+        self.bounds(pos)
+    }
+
     /// A small number naming `mv` at `pos` the same wherever it is played
     /// (a column, a cell, a from-to pair), or `None` (the default: trees).
     ///
@@ -147,6 +163,10 @@ impl<G: Game + ?Sized> Game for &G {
         (**self).bounds(pos)
     }
     #[inline]
+    fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
+        (**self).bounds_within(pos, alpha, beta)
+    }
+    #[inline]
     fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
         (**self).move_key(pos, mv)
     }
@@ -206,6 +226,10 @@ impl<G: Game> Game for CostlyEval<G> {
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         self.game.bounds(pos)
+    }
+    #[inline]
+    fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
+        self.game.bounds_within(pos, alpha, beta)
     }
     #[inline]
     fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {

@@ -219,11 +219,16 @@ impl FixedTable {
     /// If `buckets` is not a power of two.
     pub fn with_buckets(buckets: usize) -> FixedTable {
         assert!(buckets.is_power_of_two(), "bucket count must be a power of two");
-        // Seven spare words let the buckets start on a 64-byte boundary
-        // wherever the allocator puts the vector (`vec![0; n]` is a zeroed,
-        // lazily committed allocation).
-        let words = vec![0u64; buckets * WORDS + WORDS - 1];
-        let offset = Self::aligned_offset(&words);
+        // Spare words let the buckets start on an aligned boundary wherever
+        // the allocator puts the vector (`vec![0; n]` is a zeroed, lazily
+        // committed allocation, so the spare costs address space only).
+        let bytes = buckets * Self::BUCKET_BYTES;
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { Self::BUCKET_BYTES };
+        let words = vec![0u64; (bytes + align) / 8 - 1];
+        let offset = (align - words.as_ptr() as usize % align) % align / 8;
+        if align == HUGE_PAGE {
+            advise_huge_pages(&words[offset..offset + bytes / 8]);
+        }
         FixedTable {
             words,
             offset,
@@ -234,12 +239,6 @@ impl FixedTable {
 
     /// Where word 7 keeps the bucket's generation.
     const GENERATION_SHIFT: u32 = 56;
-
-    /// The index of the first word of `words` on a 64-byte boundary.
-    fn aligned_offset(words: &[u64]) -> usize {
-        let addr = words.as_ptr() as usize;
-        (Self::BUCKET_BYTES - addr % Self::BUCKET_BYTES) % Self::BUCKET_BYTES / 8
-    }
 
     /// Number of slots ([`SLOTS`] per bucket).
     pub fn capacity(&self) -> usize {
@@ -317,6 +316,29 @@ impl FixedTable {
         };
         Self::set_best(w, slot, best);
     }
+}
+
+/// The size of a transparent huge page on x86-64 and most 64-bit Linux systems.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks the operating system to back `memory` (2 MiB-aligned) with huge
+/// pages: a probe lands anywhere in a table of hundreds of megabytes, and
+/// with 4 KiB pages nearly every probe also misses the TLB. Only a hint,
+/// which Linux honours when transparent huge pages are enabled (`always`,
+/// or `madvise` as on most distributions); elsewhere it does nothing.
+fn advise_huge_pages(memory: &[u64]) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the range is memory this process owns (a live allocation);
+    // MADV_HUGEPAGE changes how it is backed, never its contents.
+    unsafe {
+        libc::madvise(
+            memory.as_ptr() as *mut libc::c_void,
+            std::mem::size_of_val(memory),
+            libc::MADV_HUGEPAGE,
+        );
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory;
 }
 
 impl Clone for FixedTable {

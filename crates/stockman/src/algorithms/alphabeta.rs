@@ -279,7 +279,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         // What the game itself can prove about the value (nothing, for
         // trees). The root is always searched, so that it names a best move.
         if ply > 0 {
-            let (lo, hi) = self.cx.game.bounds(pos);
+            let (lo, hi) = self.cx.game.bounds_within(pos, *alpha, *beta);
             if lo == hi {
                 // The exact value: as good as an exact table entry.
                 p.entry.lower = lo;

@@ -20,10 +20,12 @@
 //! ```
 
 pub mod connect4;
+pub mod othello;
 pub mod positions;
 pub mod tictactoe;
 
 pub use connect4::ConnectFour;
+pub use othello::Othello;
 pub use tictactoe::TicTacToe;
 
 use crate::game::Game;
