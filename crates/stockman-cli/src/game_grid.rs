@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use stockman::algorithms::iterative;
-use stockman::games::positions::parse_positions;
 use stockman::{Algorithm, Playable, SearchOptions, Stats, TableSize, Value};
 
 /// What a game grid runs.
@@ -42,7 +41,10 @@ struct Row {
 pub fn run(g: GameGrid) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&g.positions)
         .map_err(|e| anyhow!("cannot read positions file {}: {e}", g.positions.display()))?;
-    let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", g.positions.display(), e.line, e.message))?;
+    let set = g
+        .game
+        .position_lines(&text)
+        .map_err(|e| anyhow!("{}:{}: {}", g.positions.display(), e.line, e.message))?;
     if set.is_empty() {
         bail!("{}: no positions in the file", g.positions.display());
     }

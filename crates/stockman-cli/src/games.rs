@@ -3,15 +3,17 @@
 use crate::report::{fmt_time, Row};
 use crate::runner::{exit_code, print_rows, rows_in, SearchArgs};
 use crate::Format;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
-use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, AnyTable, ConnectFour, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
+use stockman::games::positions::{parse_positions, PositionLine, PositionsError};
+use stockman::{
+    Algorithm, AnyTable, ChessGame, ConnectFour, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value,
+};
 
 /// The games the command line knows.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +22,54 @@ pub enum GameName {
     Tictactoe,
     /// Connect Four, 7x6; a position is the columns played, 1-7.
     Connect4,
+    /// Chess; a position is `startpos`, a FEN or an EPD line, then
+    /// optionally `moves` and UCI moves (`e2e4 e7e5`). Needs `--depth`.
+    Chess,
+}
+
+impl GameName {
+    /// Whether a search of this game needs a depth: chess cannot be
+    /// searched to the end of the game, so `solve` refuses it without
+    /// `--depth` instead of running forever.
+    fn needs_depth(self) -> bool {
+        self == GameName::Chess
+    }
+
+    /// Whether a line of a `--positions` file is one position as a whole
+    /// (chess: a FEN or an EPD line has spaces) rather than `moves [expected]`.
+    fn whole_line_positions(self) -> bool {
+        self == GameName::Chess
+    }
+
+    /// The positions of a `--positions` file's `text`: `moves [expected]`
+    /// lines, or (chess) one position a line with no expected score; blank
+    /// lines and `#` comments are skipped.
+    pub fn position_lines(self, text: &str) -> Result<Vec<PositionLine>, PositionsError> {
+        if !self.whole_line_positions() {
+            return parse_positions(text);
+        }
+        Ok(text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .map(|(line, l)| PositionLine {
+                line,
+                position: l.to_string(),
+                expected: None,
+            })
+            .collect())
+    }
+
+    /// Refuses a search without a depth where the game needs one.
+    fn check_depth(self, search: &SearchArgs) -> Result<()> {
+        if self.needs_depth() && search.depth.is_none() {
+            bail!(
+                "--game chess needs --depth N: a chess game cannot be searched to its end (try --depth 4; or use `play`/`match`, which deepen under a clock)"
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The transposition table games get unless `--tt-mb` says otherwise.
@@ -60,6 +110,7 @@ pub fn with_game<T: GameTask>(name: GameName, position: &str, heuristic: bool, t
     match name {
         GameName::Tictactoe => task.run(prepare::<TicTacToe>(position, heuristic)?),
         GameName::Connect4 => task.run(prepare::<ConnectFour>(position, heuristic)?),
+        GameName::Chess => task.run(prepare::<ChessGame>(position, heuristic)?),
     }
 }
 
@@ -69,7 +120,8 @@ fn prepare<G: Playable>(position: &str, heuristic: bool) -> Result<G> {
 }
 
 /// A move of `game`'s root in JSON: a number where the notation is one
-/// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text.
+/// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text
+/// (chess: UCI, `e2e4`).
 pub fn move_json<G: Playable>(game: &G, mv: &G::Move) -> serde_json::Value {
     let text = game.move_text(*mv);
     match text.parse::<u64>() {
@@ -121,6 +173,7 @@ pub fn solve(
     format: Format,
     leaves: bool,
 ) -> Result<ExitCode> {
+    name.check_depth(search)?;
     let algos = game_algorithms(search)?;
     let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, None)?;
     print_rows(&rows, format)?;
@@ -167,8 +220,9 @@ fn quantile(xs: &[u64], q: f64) -> u64 {
 
 /// `solve --game NAME --positions FILE`: lines `moves [expected]`.
 pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
+    name.check_depth(search)?;
     let algos = game_algorithms(search)?;
-    let lines = read_positions(path)?;
+    let lines = read_positions(path, name)?;
     let bar = if std::io::stderr().is_terminal() && lines.len() > 1 {
         let b = ProgressBar::new((lines.len() * algos.len()) as u64);
         b.set_style(
@@ -257,8 +311,9 @@ fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
     out
 }
 
-/// Reads `moves [expected]` lines (`-` for standard input); blank lines and `#` comments are skipped.
-fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
+/// Reads `moves [expected]` lines (`-` for standard input), or the game's
+/// own kind of line ([`GameName::position_lines`]).
+fn read_positions(path: &Path, name: GameName) -> Result<Vec<(usize, String, Option<Value>)>> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()
@@ -270,7 +325,9 @@ fn read_positions(path: &Path) -> Result<Vec<(usize, String, Option<Value>)>> {
         f.read_to_string(&mut text)
             .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }
-    let set = parse_positions(&text).map_err(|e| anyhow!("{}:{}: {}", path.display(), e.line, e.message))?;
+    let set = name
+        .position_lines(&text)
+        .map_err(|e| anyhow!("{}:{}: {}", path.display(), e.line, e.message))?;
     Ok(set.into_iter().map(|p| (p.line, p.position, p.expected)).collect())
 }
 

@@ -166,7 +166,11 @@ fn bratko_kopec() -> Vec<(String, ChessGame)> {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
-            let id = l.split("id \"").nth(1).and_then(|s| s.split('"').next()).expect("an id");
+            let id = l
+                .split("id \"")
+                .nth(1)
+                .and_then(|s| s.split('"').next())
+                .expect("an id");
             (id.to_string(), game(l))
         })
         .collect()
@@ -260,10 +264,16 @@ fn the_real_hash_merges_transpositions() {
     // What MT-SSS* evaluates is still a subsequence of SSS*'s leaves.
     let mut rest = sss.iter();
     for leaf in &mt {
-        assert!(rest.any(|l| l == leaf), "MT-SSS* evaluated {leaf:?} out of SSS*'s order");
+        assert!(
+            rest.any(|l| l == leaf),
+            "MT-SSS* evaluated {leaf:?} out of SSS*'s order"
+        );
     }
     // The tree's own theorem, at depth 2, where no transposition exists.
-    assert_eq!(leaf_paths(Algorithm::MtSss, &g, 2).0, leaf_paths(Algorithm::Sss, &g, 2).0);
+    assert_eq!(
+        leaf_paths(Algorithm::MtSss, &g, 2).0,
+        leaf_paths(Algorithm::Sss, &g, 2).0
+    );
 }
 
 /// Every algorithm finds `want` at depth `d`, and a best move (if any)
@@ -294,7 +304,11 @@ fn mates_are_found_exactly_and_ranked_by_distance() {
     // MATE - 3; two plies deep the mate is not in sight.
     let morphy = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
     all_find(morphy, 3, MATE - 3, &["a1a6"]);
-    let two = Algorithm::AlphaBeta.search(&game(morphy), &depth(2)).unwrap().value.unwrap();
+    let two = Algorithm::AlphaBeta
+        .search(&game(morphy), &depth(2))
+        .unwrap()
+        .value
+        .unwrap();
     assert!(two.abs() < 10_000, "{two}");
     // After 1.Ra6 Black, to move, is mated at ply 2 whatever it does.
     all_find(&format!("{morphy} moves a1a6"), 2, -(MATE - 2), &[]);
@@ -330,9 +344,15 @@ fn bad_positions_and_moves_are_explained() {
         err("startpos moves e2e4 e7e5 e1e3"),
         "move 3 `e1e3`: the king on e1 cannot move to e3"
     );
-    assert_eq!(err("startpos moves e2e4 e2e3"), "move 2 `e2e3`: there is no black piece on e2");
+    assert_eq!(
+        err("startpos moves e2e4 e2e3"),
+        "move 2 `e2e3`: there is no black piece on e2"
+    );
     let g = ChessGame::new();
-    assert_eq!(g.parse_move("e2e5"), Err("the pawn on e2 cannot move to e5".to_string()));
+    assert_eq!(
+        g.parse_move("e2e5"),
+        Err("the pawn on e2 cannot move to e5".to_string())
+    );
     assert!(g.parse_move("Nf3").unwrap_err().contains("not a move in UCI notation"));
     assert_eq!(g.player_name(true), "White");
     assert_eq!(g.player_name(false), "Black");

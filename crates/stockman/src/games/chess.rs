@@ -440,7 +440,11 @@ fn order_key(board: &Board, mv: Move, moved: Piece, endgame: bool) -> i32 {
 /// Where the king lands when castling with the rook on `mv.to`.
 #[inline]
 fn castle_king_square(mv: Move) -> Square {
-    let file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
+    let file = if mv.to.file() > mv.from.file() {
+        File::G
+    } else {
+        File::C
+    };
     Square::new(file, mv.from.rank())
 }
 
@@ -481,7 +485,11 @@ fn ordered_moves(board: &Board, tactical_only: bool, buf: &mut [(i32, Move); MAX
     board.generate_moves(|mut pm| {
         any = true;
         if tactical_only {
-            pm.to &= if pm.piece == Piece::Pawn { enemy | ep | promo } else { enemy };
+            pm.to &= if pm.piece == Piece::Pawn {
+                enemy | ep | promo
+            } else {
+                enemy
+            };
         }
         for mv in pm {
             if n < MAX_MOVES {
@@ -640,8 +648,17 @@ fn parse_uci(board: &Board, text: &str) -> Result<Move, String> {
         return Ok(mv);
     }
     let last_rank = to.rank() == Rank::Eighth.relative_to(us);
-    if piece == Piece::Pawn && last_rank && promotion.is_none() && board.is_legal(Move { promotion: Some(Piece::Queen), ..mv }) {
-        return Err(format!("a pawn reaching the last rank must promote: add q, r, b or n (`{t}q`)"));
+    if piece == Piece::Pawn
+        && last_rank
+        && promotion.is_none()
+        && board.is_legal(Move {
+            promotion: Some(Piece::Queen),
+            ..mv
+        })
+    {
+        return Err(format!(
+            "a pawn reaching the last rank must promote: add q, r, b or n (`{t}q`)"
+        ));
     }
     if promotion.is_some() && !(piece == Piece::Pawn && last_rank) {
         return Err("only a pawn reaching the last rank promotes".to_string());
@@ -714,7 +731,10 @@ fn parse_placement(field: &str) -> Result<[[Option<char>; 8]; 8], ChessError> {
             }
         }
         if file != 8 {
-            return Err(err(format!("rank {} (`{row}`) covers {file} squares, expected 8", rank + 1)));
+            return Err(err(format!(
+                "rank {} (`{row}`) covers {file} squares, expected 8",
+                rank + 1
+            )));
         }
     }
     for (side, upper) in [("White", true), ("Black", false)] {
@@ -790,7 +810,13 @@ fn parse_fen(text: &str) -> Result<(Board, &str), ChessError> {
     let us = match side {
         "w" => Color::White,
         "b" => Color::Black,
-        _ => return Err(fen_error(2, side, "expected `w` (White to move) or `b` (Black to move)")),
+        _ => {
+            return Err(fen_error(
+                2,
+                side,
+                "expected `w` (White to move) or `b` (Black to move)",
+            ))
+        }
     };
     if castling != "-" {
         let mut seen = String::new();
@@ -852,7 +878,11 @@ fn parse_fen(text: &str) -> Result<(Board, &str), ChessError> {
         return Err(fen_error(5, half, "the halfmove clock is a whole number from 0 to 100"));
     }
     if !matches!(full.parse::<u16>(), Ok(1..)) {
-        return Err(fen_error(6, full, "the fullmove number is a whole number from 1 to 65535"));
+        return Err(fen_error(
+            6,
+            full,
+            "the fullmove number is a whole number from 1 to 65535",
+        ));
     }
     let fen = format!("{placement} {side} {castling} {ep} {half} {full}");
     match Board::from_fen(&fen, false) {
@@ -1192,7 +1222,10 @@ mod tests {
         // EPD: four fields, clocks 0 1, operations ignored.
         let epd = game("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";");
         assert_eq!(epd.fen(), "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1");
-        assert_eq!(game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"), ChessGame::new());
+        assert_eq!(
+            game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"),
+            ChessGame::new()
+        );
         let a = game("startpos moves e2e4 e7e5");
         assert_eq!(a, game("moves e2e4 e7e5"));
         assert_eq!(a, game("e2e4 e7e5"));
@@ -1209,7 +1242,8 @@ mod tests {
             err("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
             "FEN field 1 (piece placement) `rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR`: has 7 ranks separated by `/`, expected 8"
         );
-        assert!(err("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").contains("rank 7 (`ppppppppp`) covers 9 squares"));
+        assert!(err("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .contains("rank 7 (`ppppppppp`) covers 9 squares"));
         assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQXBNR w KQkq - 0 1").contains("`X` in rank 1"));
         assert!(err("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1").contains("Black has 0 kings"));
         assert!(err("4k3/8/8/8/8/8/8/P3K3 w - - 0 1").contains("a pawn on a1"));
@@ -1217,14 +1251,20 @@ mod tests {
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
             "FEN field 2 (side to move) `x`: expected `w` (White to move) or `b` (Black to move)"
         );
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1").starts_with("FEN field 3 (castling rights) `KQkx`: `x`"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1")
+            .starts_with("FEN field 3 (castling rights) `KQkx`: `x`"));
         assert!(err("4k3/8/8/8/8/8/8/4K3 w K - 0 1").contains("`K` needs White's king on e1 and a rook on h1"));
         assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").contains("rank 6"));
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1").starts_with("FEN field 4 (en passant square) `e6`: no pawn"));
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 101 1").starts_with("FEN field 5 (halfmove clock) `101`"));
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0").starts_with("FEN field 6 (fullmove number) `0`"));
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").starts_with("FEN field 6 (fullmove number) is missing"));
-        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w").starts_with("FEN field 3 (castling rights) is missing"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1")
+            .starts_with("FEN field 4 (en passant square) `e6`: no pawn"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 101 1")
+            .starts_with("FEN field 5 (halfmove clock) `101`"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0")
+            .starts_with("FEN field 6 (fullmove number) `0`"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0")
+            .starts_with("FEN field 6 (fullmove number) is missing"));
+        assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+            .starts_with("FEN field 3 (castling rights) is missing"));
         assert_eq!(
             err("4k3/8/8/8/8/8/8/4K2R w - - 0 1 moves h1a8"),
             "move 1 `h1a8`: the rook on h1 cannot move to a8"
@@ -1233,23 +1273,38 @@ mod tests {
             err("4k3/8/8/8/8/8/8/4K2R w - - 0 1 moves h1h8 e8d8"),
             "move 2 `e8d8`: the king on e8 cannot move to d8 (Black is in check)"
         );
-        assert_eq!(err("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), "illegal position: Black is in check but it is not Black's move");
+        assert_eq!(
+            err("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
+            "illegal position: Black is in check but it is not Black's move"
+        );
         assert!(err("startpos moves e2e4 e7e5 zz").starts_with("move 3 `zz`: `zz` is not a move in UCI notation"));
-        assert_eq!(err("startpos moves e2e5"), "move 1 `e2e5`: the pawn on e2 cannot move to e5");
-        assert_eq!(err("startpos moves e1g1"), "move 1 `e1g1`: the king on e1 cannot move to g1");
+        assert_eq!(
+            err("startpos moves e2e5"),
+            "move 1 `e2e5`: the pawn on e2 cannot move to e5"
+        );
+        assert_eq!(
+            err("startpos moves e1g1"),
+            "move 1 `e1g1`: the king on e1 cannot move to g1"
+        );
         assert!(err("hello").contains("a chess position is `startpos`, a FEN"));
         assert!(err("startpos e2e4").contains("expected `moves`"));
         assert!(err("4k3/8/8/8/8/8/8/4K3 w - - bm Ke2").contains("does not end with `;`"));
         // The fool's mate: no move after the mate.
         let mated = "startpos moves f2f3 e7e5 g2g4 d8h4";
-        assert_eq!(err(&format!("{mated} a2a3")), "move 5 `a2a3`: the game is over: White is checkmated");
+        assert_eq!(
+            err(&format!("{mated} a2a3")),
+            "move 5 `a2a3`: the game is over: White is checkmated"
+        );
     }
 
     #[test]
     fn castling_and_promotion_in_uci() {
         let g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         let t = texts(&g);
-        assert!(t.contains(&"e1g1".to_string()) && t.contains(&"e1c1".to_string()), "{t:?}");
+        assert!(
+            t.contains(&"e1g1".to_string()) && t.contains(&"e1c1".to_string()),
+            "{t:?}"
+        );
         let mv = g.parse_move("e1g1").unwrap();
         assert_eq!(mv.to, Square::H1); // cozy-chess: king takes rook
         assert_eq!(g.move_text(mv), "e1g1");
@@ -1265,7 +1320,10 @@ mod tests {
         let q = g.parse_move("a7a8q").unwrap();
         assert_eq!(g.move_text(q), "a7a8q");
         assert_eq!(g.parse_move("A7A8Q").unwrap(), q);
-        assert_eq!(g.parse_move("e1e2q").unwrap_err(), "only a pawn reaching the last rank promotes");
+        assert_eq!(
+            g.parse_move("e1e2q").unwrap_err(),
+            "only a pawn reaching the last rank promotes"
+        );
         assert_eq!(g.parse_move("d4d5").unwrap_err(), "there is no white piece on d4");
         // Promotions come first, the queen's first of all.
         assert_eq!(&texts(&g)[..4], &["a7a8q", "a7a8r", "a7a8b", "a7a8n"]);
@@ -1332,10 +1390,18 @@ mod tests {
         let g = game("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
         assert_eq!((g.evaluate(&g.root()), g.result()), (0, Some(GameResult::Draw)));
         // Dead positions: no moves, value 0.
-        for fen in ["8/8/4k3/8/8/3K4/8/8 w - - 0 1", "8/8/4k3/8/8/3KN3/8/8 w - - 0 1", "8/2b5/4k3/8/8/3KB3/8/8 w - - 0 1"] {
+        for fen in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+            "8/2b5/4k3/8/8/3KB3/8/8 w - - 0 1",
+        ] {
             let g = game(fen);
             assert!(g.legal_moves().is_empty(), "{fen}");
-            assert_eq!((g.evaluate(&g.root()), g.result()), (0, Some(GameResult::Draw)), "{fen}");
+            assert_eq!(
+                (g.evaluate(&g.root()), g.result()),
+                (0, Some(GameResult::Draw)),
+                "{fen}"
+            );
         }
         // Bishops on different colours, or a knight and a bishop: not dead.
         assert!(game("8/3b4/4k3/8/8/3KB3/8/8 w - - 0 1").result().is_none());
