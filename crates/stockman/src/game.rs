@@ -260,7 +260,7 @@ pub struct PathPosition<P> {
 }
 
 /// The path key of the root of an [`Unfolded`] game.
-const ROOT_PATH: u64 = 0x5353_5f54_5245_45; // "SSS_TREE"
+const ROOT_PATH: u64 = 0x5353_535F_5452_4545; // "SSS_TREE" in ASCII
 
 /// Mixes a move index into a parent's path key (splitmix64's finaliser of
 /// an odd multiple of the key plus the index).

@@ -1,4 +1,4 @@
-//! Real games that implement [`Game`](crate::Game): [`TicTacToe`],
+//! Real games that implement [`Game`]: [`TicTacToe`],
 //! [`ConnectFour`] and [`ChessGame`].
 //!
 //! Tic-tac-toe and Connect Four are built from the string of moves played
