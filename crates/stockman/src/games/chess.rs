@@ -1420,6 +1420,54 @@ mod tests {
         assert_eq!(value(&game("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"), 1), -MATE);
     }
 
+    /// Mangled positions and moves are rejected with a message, never a
+    /// panic: thousands of random edits of valid texts, from a fixed seed.
+    #[test]
+    fn mangled_input_never_panics() {
+        let seeds = [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 moves e1g1",
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";",
+            "startpos moves e2e4 e7e5 g1f3",
+            "8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8q",
+        ];
+        let alphabet: Vec<char> = "pnbrqkPNBRQK0123456789/ wb-KQkqaeh;\"é\tmoves".chars().collect();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut accepted = 0;
+        for _ in 0..4000 {
+            let mut text: Vec<char> = seeds[next(seeds.len())].chars().collect();
+            for _ in 0..=next(3) {
+                let at = next(text.len() + 1);
+                match next(3) {
+                    0 if at < text.len() => {
+                        text.remove(at);
+                    }
+                    1 => text.insert(at, alphabet[next(alphabet.len())]),
+                    _ if at < text.len() => text[at] = alphabet[next(alphabet.len())],
+                    _ => {}
+                }
+            }
+            let text: String = text.into_iter().collect();
+            match ChessGame::from_position(&text) {
+                Ok(g) => {
+                    accepted += 1;
+                    let _ = (g.to_string(), g.result(), g.legal_moves());
+                    let _ = g.evaluate(&g.root());
+                    let word: String = text.chars().rev().take(5).collect();
+                    let _ = g.parse_move(&word);
+                }
+                Err(e) => assert!(!e.to_string().is_empty()),
+            }
+        }
+        assert!(accepted > 100, "{accepted}");
+    }
+
     #[test]
     fn hash_and_keys() {
         let g = ChessGame::new();
