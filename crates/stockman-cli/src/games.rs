@@ -3,7 +3,7 @@
 use crate::report::{fmt_time, Row};
 use crate::runner::{exit_code, print_rows, rows_in, SearchArgs};
 use crate::Format;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -11,7 +11,9 @@ use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
 use stockman::games::positions::{parse_positions, PositionLine};
-use stockman::{Algorithm, AnyTable, ConnectFour, Othello, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value};
+use stockman::{
+    Algorithm, AnyTable, ChessGame, ConnectFour, Othello, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value,
+};
 
 /// The games the command line knows.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +25,28 @@ pub enum GameName {
     /// Othello, 8x8; a position is the squares played (`f5d6c3`) or an FFO
     /// board and side (`"<64 squares> X"`).
     Othello,
+    /// Chess; a position is `startpos`, a FEN or an EPD line, then
+    /// optionally `moves` and UCI moves (`e2e4 e7e5`). Needs `--depth`.
+    Chess,
+}
+
+impl GameName {
+    /// Whether a search of this game needs a depth: chess cannot be
+    /// searched to the end of the game, so `solve` refuses it without
+    /// `--depth` instead of running forever.
+    fn needs_depth(self) -> bool {
+        self == GameName::Chess
+    }
+
+    /// Refuses a search without a depth where the game needs one.
+    fn check_depth(self, search: &SearchArgs) -> Result<()> {
+        if self.needs_depth() && search.depth.is_none() {
+            bail!(
+                "--game chess needs --depth N: a chess game cannot be searched to its end (try --depth 4; or use `play`/`match`, which deepen under a clock)"
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The transposition table games get unless `--tt-mb` says otherwise.
@@ -64,6 +88,7 @@ pub fn with_game<T: GameTask>(name: GameName, position: &str, heuristic: bool, t
         GameName::Tictactoe => task.run(prepare::<TicTacToe>(position, heuristic)?),
         GameName::Connect4 => task.run(prepare::<ConnectFour>(position, heuristic)?),
         GameName::Othello => task.run(prepare::<Othello>(position, heuristic)?),
+        GameName::Chess => task.run(prepare::<ChessGame>(position, heuristic)?),
     }
 }
 
@@ -73,7 +98,8 @@ fn prepare<G: Playable>(position: &str, heuristic: bool) -> Result<G> {
 }
 
 /// A move of `game`'s root in JSON: a number where the notation is one
-/// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text.
+/// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text
+/// (chess: UCI, `e2e4`).
 pub fn move_json<G: Playable>(game: &G, mv: &G::Move) -> serde_json::Value {
     let text = game.move_text(*mv);
     match text.parse::<u64>() {
@@ -125,6 +151,7 @@ pub fn solve(
     format: Format,
     leaves: bool,
 ) -> Result<ExitCode> {
+    name.check_depth(search)?;
     let algos = game_algorithms(search)?;
     let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, None)?;
     print_rows(&rows, format)?;
@@ -176,6 +203,7 @@ fn quantile(xs: &[u64], q: f64) -> u64 {
 
 /// `solve --game NAME --positions FILE`: lines `moves [expected]`.
 pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
+    name.check_depth(search)?;
     let algos = game_algorithms(search)?;
     let lines = read_positions(path)?;
     let bar = if std::io::stderr().is_terminal() && lines.len() > 1 {

@@ -52,7 +52,7 @@ pub struct Source {
     /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid`.
     #[arg(long, value_name = "SPEC")]
     pub random: Option<String>,
-    /// A real game: `tictactoe` or `connect4`.
+    /// A real game: `tictactoe`, `connect4` or `chess` (chess needs `--depth`).
     #[arg(long, value_enum)]
     pub game: Option<games::GameName>,
 }

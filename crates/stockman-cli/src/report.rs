@@ -86,7 +86,12 @@ pub fn table(rows: &[Row]) -> String {
             (None, Some([a, b])) => format!("[{a},{b})"),
             _ => "-".into(),
         };
-        let best = r.best_move.as_ref().map_or("-".to_string(), |m| m.to_string());
+        // A move's text (chess: `e2e4`) without JSON's quotes.
+        let best = match &r.best_move {
+            None => "-".to_string(),
+            Some(serde_json::Value::String(t)) => t.clone(),
+            Some(m) => m.to_string(),
+        };
         cells.push(vec![
             r.algorithm.clone(),
             value,

@@ -18,10 +18,12 @@ pub struct SolveArgs {
     /// Report the evaluated leaves in evaluation order (paths of 0-based child indices).
     #[arg(long)]
     pub leaves: bool,
-    /// With --game: the moves played so far (Connect Four: columns 1-7; tic-tac-toe: cells 1-9).
+    /// With --game: the position (Connect Four: columns played, 1-7; tic-tac-toe: cells played, 1-9;
+    /// chess: `startpos`, a FEN or an EPD line, then optionally `moves e2e4 ...`).
     #[arg(long, value_name = "MOVES", requires = "game", conflicts_with = "positions")]
     pub position: Option<String>,
-    /// With --game: solve every line `moves [expected]` of FILE (`-`: standard input).
+    /// With --game: solve every line `moves [expected]` of FILE (`-`: standard input);
+    /// chess: every line is a FEN or an EPD line.
     #[arg(long, value_name = "FILE", requires = "game")]
     pub positions: Option<std::path::PathBuf>,
 }

@@ -1348,3 +1348,174 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
     assert_contains(&run.stderr, &[&format!("{}:2", bad.arg()), "position `4x4`"]);
     std::fs::remove_dir_all(out.path()).ok();
 }
+
+// ---------------------------------------------------------------- chess
+
+/// Whether `m` is a move in UCI notation (`e2e4`, `e7e8q`).
+fn is_uci(m: &str) -> bool {
+    let b = m.as_bytes();
+    let sq = |i: usize| (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]);
+    (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4]))) && sq(0) && sq(2)
+}
+
+/// A chess position searched by every algorithm: one value (BNS: a bound
+/// holding it), best moves as UCI strings, legal in the position.
+#[test]
+fn chess_solve_names_best_moves_in_uci() {
+    let rows = solve_json(&[
+        "--game",
+        "chess",
+        "--position",
+        "startpos moves e2e4",
+        "--depth",
+        "2",
+        "--algo",
+        "all",
+    ]);
+    for algo in ALGOS {
+        row(&rows, algo);
+    }
+    let value = row(&rows, "alphabeta")["value"].as_i64().expect("a value");
+    for r in &rows {
+        let best = r["best_move"].as_str().unwrap_or_else(|| panic!("a UCI string: {r}"));
+        assert!(is_uci(best), "{r}");
+        // Black's moves: from its own half of the board.
+        assert!(matches!(&best[1..2], "7" | "8"), "{r}");
+        if r["algorithm"] != "bns" {
+            assert_eq!(r["value"].as_i64(), Some(value), "{r}");
+        }
+    }
+    // The text table shows the move without JSON quotes.
+    let run = ok(&[
+        "solve",
+        "--game",
+        "chess",
+        "--depth",
+        "1",
+        "--algo",
+        "alphabeta",
+        "--position",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ]);
+    assert_contains(&run.stdout, &["99999", " d1d8 "]);
+}
+
+#[test]
+fn chess_errors_exit_2_with_the_problem_named() {
+    let run = fails(&[
+        "solve",
+        "--game",
+        "chess",
+        "--depth",
+        "2",
+        "--position",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    ]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_contains(
+        &run.stderr,
+        &["FEN field 2 (side to move) `x`: expected `w` (White to move) or `b` (Black to move)"],
+    );
+    let run = fails(&[
+        "solve",
+        "--game",
+        "chess",
+        "--depth",
+        "2",
+        "--position",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert_contains(&run.stderr, &["FEN field 1 (piece placement)", "White has 0 kings"]);
+    let run = fails(&[
+        "solve",
+        "--game",
+        "chess",
+        "--depth",
+        "2",
+        "--position",
+        "startpos moves e2e4 e7e5 e4e5",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert_contains(&run.stderr, &["move 3 `e4e5`: the pawn on e4 cannot move to e5"]);
+    // Without a depth a chess search would never end: refused.
+    let run = fails(&["solve", "--game", "chess"]);
+    assert_eq!(run.code, Some(2));
+    assert_contains(&run.stderr, &["--game chess needs --depth N"]);
+}
+
+/// An EPD file is a chess test set: one position a line, operations ignored.
+#[test]
+fn chess_positions_files_hold_fen_and_epd_lines() {
+    let set = TempFile::new(
+        "bk.epd",
+        "# two Bratko-Kopec positions and a FEN\n\
+         1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";\n\
+         2r3k1/pppR1pp1/4p3/4P1P1/5P2/1P4K1/P1P5/8 w - - bm g6; id \"BK.06\";\n\
+         6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n",
+    );
+    let run = ok(&[
+        "solve",
+        "--game",
+        "chess",
+        "--depth",
+        "2",
+        "--algo",
+        "mtdf,sss",
+        "--positions",
+        set.arg(),
+        "--format",
+        "json",
+    ]);
+    let lines: Vec<Json> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert!(
+        lines.iter().all(|l| l["best_move"].as_str().is_some_and(is_uci)),
+        "{lines:?}"
+    );
+    assert_eq!(lines[4]["value"], 99_999);
+    let bad = TempFile::new("bad.epd", "startpos\n4k3/8/8/8/8/8/8/4K3 w - - c0 \"unterminated\n");
+    let run = fails(&["solve", "--game", "chess", "--depth", "1", "--positions", bad.arg()]);
+    assert_contains(
+        &run.stderr,
+        &[":2:", "EPD operation `c0` has an unterminated quoted operand"],
+    );
+}
+
+#[test]
+fn chess_can_be_played_and_matched() {
+    let run = stockman_fed(&["play", "--game", "chess", "--depth", "2"], Some("e2e5\ne2e4\nquit\n"));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_contains(
+        &run.stdout,
+        &[
+            "You play White; stockman plays Black with mtdf.",
+            "8  r n b q k b n r",
+            "FEN rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "Illegal move `e2e5`: the pawn on e2 cannot move to e5",
+            "stockman (Black) plays ",
+            "You left the game.",
+        ],
+    );
+    let run = ok(&[
+        "match",
+        "--game",
+        "chess",
+        "--engines",
+        "mtdf,negascout",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let m: Json = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert_eq!(m["game"], "chess");
+    let openings = m["openings"].as_array().unwrap();
+    assert!(openings[0].as_str().unwrap().split(' ').all(is_uci), "{m}");
+}

@@ -242,3 +242,111 @@ impl<G: Game> Game for CostlyEval<G> {
         self.game.name()
     }
 }
+
+/// A game's *tree*: the game with its transpositions unfolded, so that a
+/// transposition table sees every node of the tree as its own position.
+///
+/// A real game's [`Game::hash`] merges transpositions: the same position
+/// reached by two move orders shares one table entry, so a search with a
+/// table (MT-SSS\*, MTD(f)) may reuse a bound found under one path where a
+/// tree search (SSS\*) walks the other path again. That is what a game
+/// program wants, but the theorems of the SSS\* family (MT-SSS\* evaluates
+/// exactly SSS\*'s leaves, in the same order) are about trees. `Unfolded`
+/// hashes a node by its *path* instead: the parent's key mixed with the
+/// index of the move in the parent's move list, so two nodes share a key
+/// only if they are the same node of the tree (or in a 64-bit collision).
+/// Everything else (moves, values, bounds, move keys) is the game's own.
+///
+/// It also gives a table to games without a hash (explicit and random
+/// trees). It costs one extra move generation per move played (to find the
+/// move's index): a tool for tests and experiments, not for play.
+///
+/// # Example
+/// ```
+/// use stockman::{Algorithm, Game, SearchOptions, TicTacToe, Unfolded};
+/// let game = Unfolded(TicTacToe::from_moves("15").unwrap());
+/// let (a, b) = (game.play(&game.root(), 1), game.play(&game.root(), 2));
+/// assert_ne!(game.hash(&a), game.hash(&b));
+/// let out = Algorithm::MtSss.search(&game, &SearchOptions::default()).unwrap();
+/// assert_eq!(out.value, Some(0));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unfolded<G>(pub G);
+
+/// A node of an [`Unfolded`] game: the game's position and the key of the
+/// path from the root to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathPosition<P> {
+    /// The game's position.
+    pub position: P,
+    /// The hash of the path from the root (the root's is a constant).
+    pub path: u64,
+}
+
+/// The path key of the root of an [`Unfolded`] game.
+const ROOT_PATH: u64 = 0x5353_535F_5452_4545; // "SSS_TREE" in ASCII
+
+/// Mixes a move index into a parent's path key (splitmix64's finaliser of
+/// an odd multiple of the key plus the index).
+#[inline]
+fn path_key(parent: u64, index: u64) -> u64 {
+    let mut z = parent
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index.wrapping_add(1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<G: Game> Game for Unfolded<G> {
+    type Position = PathPosition<G::Position>;
+    type Move = G::Move;
+    fn root(&self) -> Self::Position {
+        PathPosition {
+            position: self.0.root(),
+            path: ROOT_PATH,
+        }
+    }
+    #[inline]
+    fn role(&self, pos: &Self::Position) -> Role {
+        self.0.role(&pos.position)
+    }
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.0.moves(&pos.position, out)
+    }
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        let mut moves = Vec::new();
+        self.0.moves(&pos.position, &mut moves);
+        // A move that is not in the list (a caller's mistake) still gets a
+        // key of its own: the list's length.
+        let index = moves.iter().position(|&m| m == mv).unwrap_or(moves.len());
+        PathPosition {
+            position: self.0.play(&pos.position, mv),
+            path: path_key(pos.path, index as u64),
+        }
+    }
+    #[inline]
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        self.0.evaluate(&pos.position)
+    }
+    /// The path's key, never the game's own hash.
+    #[inline]
+    fn hash(&self, pos: &Self::Position) -> Option<u64> {
+        Some(pos.path)
+    }
+    #[inline]
+    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
+        self.0.bounds(&pos.position)
+    }
+    #[inline]
+    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
+        self.0.move_key(&pos.position, mv)
+    }
+    fn value_range(&self) -> (Value, Value) {
+        self.0.value_range()
+    }
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+}

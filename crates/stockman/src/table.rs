@@ -223,7 +223,11 @@ impl FixedTable {
         // the allocator puts the vector (`vec![0; n]` is a zeroed, lazily
         // committed allocation, so the spare costs address space only).
         let bytes = buckets * Self::BUCKET_BYTES;
-        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { Self::BUCKET_BYTES };
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            Self::BUCKET_BYTES
+        };
         let words = vec![0u64; (bytes + align) / 8 - 1];
         let offset = (align - words.as_ptr() as usize % align) % align / 8;
         if align == HUGE_PAGE {

@@ -1,10 +1,12 @@
-//! Real games that implement [`Game`](crate::Game): [`TicTacToe`] and
-//! [`ConnectFour`].
+//! Real games that implement [`Game`]: [`TicTacToe`],
+//! [`ConnectFour`] and [`ChessGame`].
 //!
-//! Both are built from the string of moves played so far (`"159"`,
-//! `"4453"`), and both make the player to move at that position MAX: every
+//! Tic-tac-toe and Connect Four are built from the string of moves played
+//! so far (`"159"`, `"4453"`), chess from a FEN and UCI moves
+//! ([`chess`]); all make the player to move at that position MAX: every
 //! value a search returns is from the root mover's point of view. Bad move
-//! strings are rejected with a [`GameError`] that names the offending move.
+//! strings are rejected with a [`GameError`] that names the offending move
+//! (chess: a [`ChessError`]).
 //!
 //! # Example
 //! ```
@@ -19,11 +21,13 @@
 //! assert_eq!(err.to_string(), "move 3 ('5'): cell 5 is already taken");
 //! ```
 
+pub mod chess;
 pub mod connect4;
 pub mod othello;
 pub mod positions;
 pub mod tictactoe;
 
+pub use chess::{ChessError, ChessGame};
 pub use connect4::ConnectFour;
 pub use othello::Othello;
 pub use tictactoe::TicTacToe;

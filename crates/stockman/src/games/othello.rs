@@ -107,7 +107,9 @@ pub const HASH_MIN: u32 = 6;
 pub const STABILITY_MAX: u32 = 12;
 /// Positions with this many empty squares or fewer are solved by the game itself.
 pub const SOLVE_EMPTIES: u32 = 4;
-fn solve_empties() -> u32 { TUNE[2].load(std::sync::atomic::Ordering::Relaxed) }
+fn solve_empties() -> u32 {
+    TUNE[2].load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// The largest heuristic value, below [`HEURISTIC_SCALE`].
 const HEURISTIC_MAX: Value = HEURISTIC_SCALE - 1;
@@ -622,7 +624,11 @@ impl Board {
             return self.heuristic(mine, move_set(self.opponent, self.player));
         }
         if mine == 0 {
-            let pass = Board { player: self.opponent, opponent: self.player, black_to_move: !self.black_to_move };
+            let pass = Board {
+                player: self.opponent,
+                opponent: self.player,
+                black_to_move: !self.black_to_move,
+            };
             if move_set(self.opponent, self.player) == 0 {
                 return final_score(self.player, self.opponent) * 1000;
             }
@@ -637,7 +643,9 @@ impl Board {
             let v = -c.shallow(depth - 1, -beta, -alpha.max(best));
             if v > best {
                 best = v;
-                if v >= beta { break; }
+                if v >= beta {
+                    break;
+                }
             }
         }
         let _ = &mut alpha;
@@ -788,7 +796,10 @@ impl fmt::Display for OthelloError {
                 write!(f, "the side to move is missing after the board (column {c}): X or O")
             }
             OthelloErrorKind::BadSide { found } => {
-                write!(f, "side to move `{found}` (column {c}): expected X (black) or O (white)")
+                write!(
+                    f,
+                    "side to move `{found}` (column {c}): expected X (black) or O (white)"
+                )
             }
             OthelloErrorKind::Trailing { found } => {
                 write!(f, "unexpected `{found}` (column {c}) after the side to move")
@@ -1062,13 +1073,17 @@ impl Game for Othello {
                 let no = o ^ f;
                 let replies = move_set(no, np);
                 if empty.count_ones() > t(0) {
-                    let child = Board { player: no, opponent: np, black_to_move: !pos.black_to_move };
+                    let child = Board {
+                        player: no,
+                        opponent: np,
+                        black_to_move: !pos.black_to_move,
+                    };
                     let h = child.shallow(t(1), -100_000, 100_000);
                     key = (h + 100_000) as u32 * 4 + key;
                 } else {
-                let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
-                key += t(3) * mobility;
-                key += 8 * (neighbours(np) & !(np | no)).count_ones();
+                    let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
+                    key += t(3) * mobility;
+                    key += 8 * (neighbours(np) & !(np | no)).count_ones();
                 }
             }
             let mut i = n;
@@ -1116,7 +1131,9 @@ impl Game for Othello {
 
     #[inline]
     fn hash(&self, pos: &Board) -> Option<u64> {
-        if pos.empties() <= HASH_MIN { return None; }
+        if pos.empties() <= HASH_MIN {
+            return None;
+        }
         Some(pos.key())
     }
 
@@ -1173,10 +1190,7 @@ impl Game for Othello {
                 }
                 if scale > 1 {
                     // Horizon values are heuristics within -999..=999.
-                    (
-                        (lo * scale).min(-HEURISTIC_MAX),
-                        (hi * scale).max(HEURISTIC_MAX),
-                    )
+                    ((lo * scale).min(-HEURISTIC_MAX), (hi * scale).max(HEURISTIC_MAX))
                 } else {
                     (lo, hi)
                 }
@@ -1266,11 +1280,13 @@ impl Playable for Othello {
         if !self.root.is_over() {
             return None;
         }
-        Some(match self.root.black().count_ones().cmp(&self.root.white().count_ones()) {
-            std::cmp::Ordering::Greater => GameResult::FirstPlayerWins,
-            std::cmp::Ordering::Less => GameResult::SecondPlayerWins,
-            std::cmp::Ordering::Equal => GameResult::Draw,
-        })
+        Some(
+            match self.root.black().count_ones().cmp(&self.root.white().count_ones()) {
+                std::cmp::Ordering::Greater => GameResult::FirstPlayerWins,
+                std::cmp::Ordering::Less => GameResult::SecondPlayerWins,
+                std::cmp::Ordering::Equal => GameResult::Draw,
+            },
+        )
     }
 
     /// Black (`X`) and White (`O`).
@@ -1282,7 +1298,6 @@ impl Playable for Othello {
         }
     }
 }
-
 
 /// Temporary tuning knobs.
 pub static TUNE: [std::sync::atomic::AtomicU32; 4] = [

@@ -192,15 +192,24 @@ mod tests {
         .unwrap();
         assert_eq!(set.len(), 5);
         assert_eq!((set[0].position.as_str(), set[0].expected), ("4453", Some(-2)));
-        assert_eq!(set[1].position, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(
+            set[1].position,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
         assert_eq!(set[1].expected, None);
         assert_eq!(set[2].position, "startpos moves e2e4");
-        assert_eq!(set[3].position, "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+");
+        assert_eq!(
+            set[3].position,
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+"
+        );
         assert_eq!(set[3].notes, vec!["id \"BK.01\"".to_string()]);
         assert_eq!(set[3].expected, None);
         assert_eq!(set[4].position, "f5d6");
         assert_eq!(set[4].scores, vec![("d3".to_string(), 4), ("c3".to_string(), -2)]);
-        assert_eq!((set[4].expected, set[4].score_of("C3"), set[4].score_of("e6")), (Some(4), Some(-2), None));
+        assert_eq!(
+            (set[4].expected, set[4].score_of("C3"), set[4].score_of("e6")),
+            (Some(4), Some(-2), None)
+        );
     }
 
     #[test]
@@ -208,9 +217,15 @@ mod tests {
         let e = parse_positions("ok 1\n44 -x\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 4));
         let e = parse_positions("  ; a1:+2\n").unwrap_err();
-        assert_eq!((e.line, e.column, e.message.as_str()), (1, 1, "no position before the first `;`"));
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (1, 1, "no position before the first `;`")
+        );
         let e = parse_positions("b X; A1:+2;  C3:++2\n").unwrap_err();
-        assert_eq!((e.column, e.message.as_str()), (14, "the score of `C3:++2` is not an integer"));
+        assert_eq!(
+            (e.column, e.message.as_str()),
+            (14, "the score of `C3:++2` is not an integer")
+        );
         // A two-word line whose second word is not a number is one position.
         let set = parse_positions("44 two\n").unwrap();
         assert_eq!((set[0].position.as_str(), set[0].expected), ("44 two", None));
