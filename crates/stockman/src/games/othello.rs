@@ -99,17 +99,15 @@ use std::fmt;
 pub const PASS: u8 = 64;
 /// Heuristic mode multiplies final scores by this, keeping heuristics below it.
 pub const HEURISTIC_SCALE: Value = 1000;
-/// Above this many empty squares, moves are ordered fastest first.
-pub const FASTEST_FIRST_EMPTIES: u32 = 4;
-/// Positions with this many empty squares or fewer get no table entry.
-pub const HASH_MIN: u32 = 6;
-/// Stability is computed for bounds with this many empties or fewer.
-pub const STABILITY_MAX: u32 = 12;
-/// Positions with this many empty squares or fewer are solved by the game itself.
-pub const SOLVE_EMPTIES: u32 = 4;
-fn solve_empties() -> u32 {
-    TUNE[2].load(std::sync::atomic::Ordering::Relaxed)
-}
+/// Positions with this many empty squares or fewer are solved by the game
+/// itself ([`Game::bounds_within`] is exact there).
+pub const SOLVE_EMPTIES: u32 = 6;
+/// Above this many empty squares, [`MoveOrder::BestReply`] orders moves by
+/// a one-reply search of the heuristic; fastest first below.
+pub const BEST_REPLY_EMPTIES: u32 = 12;
+/// Stable discs are counted for bounds at this many empty squares or fewer
+/// (earlier in the game they are rare and never decide a window).
+pub const STABILITY_EMPTIES: u32 = 12;
 
 /// The largest heuristic value, below [`HEURISTIC_SCALE`].
 const HEURISTIC_MAX: Value = HEURISTIC_SCALE - 1;
@@ -341,34 +339,7 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         return last_square(p, o, empty);
     }
     let mut best = -65;
-    if n >= TUNE[3].load(std::sync::atomic::Ordering::Relaxed) {
-        // Fastest first: the moves leaving the opponent the fewest replies.
-        let mut list = [(0u64, 0u64, 0u32); 16];
-        let mut k = 0;
-        let mut set = move_set(p, o);
-        while set != 0 {
-            let bit = set & set.wrapping_neg();
-            set ^= bit;
-            let f = flips(bit.trailing_zeros() as u8, p, o);
-            let replies = move_set(o ^ f, p | f | bit).count_ones();
-            let mut i = k;
-            while i > 0 && list[i - 1].2 > replies {
-                list[i] = list[i - 1];
-                i -= 1;
-            }
-            list[i] = (bit, f, replies);
-            k += 1;
-        }
-        for &(bit, f, _) in &list[..k] {
-            let v = -solve_small(o ^ f, p | f | bit, -beta, -alpha.max(best), false);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-    } else {
+    {
         // Parity: the empty squares of regions with an odd count first.
         let mut odd = 0;
         for q in QUADRANTS {
@@ -612,43 +583,33 @@ impl Board {
         let empty = !(p | o);
         match empty.count_ones() {
             0 | 1 => Some(last_square(p, o, empty)),
-            n if n <= solve_empties() => Some(solve_small(p, o, alpha, beta, false)),
+            n if n <= SOLVE_EMPTIES => Some(solve_small(p, o, alpha, beta, false)),
             _ => None,
         }
     }
 
-    /// A shallow negamax search with the heuristic at its leaves.
-    fn shallow(&self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        let mine = move_set(self.player, self.opponent);
-        if depth == 0 {
-            return self.heuristic(mine, move_set(self.opponent, self.player));
-        }
-        if mine == 0 {
-            let pass = Board {
-                player: self.opponent,
-                opponent: self.player,
-                black_to_move: !self.black_to_move,
-            };
-            if move_set(self.opponent, self.player) == 0 {
-                return final_score(self.player, self.opponent) * 1000;
+    /// The best heuristic value the side to move can reach with one move:
+    /// the opponent's heuristic after each of its moves, negated (a final
+    /// score × [`HEURISTIC_SCALE`] when the game is over).
+    fn best_reply(&self) -> i32 {
+        let (p, o) = (self.player, self.opponent);
+        let mut set = move_set(p, o);
+        if set == 0 {
+            let theirs = move_set(o, p);
+            if theirs == 0 {
+                return final_score(p, o) * HEURISTIC_SCALE;
             }
-            return -pass.shallow(depth - 1, -beta, -alpha);
+            // A forced pass: the opponent is to move again.
+            return -self.play(PASS).heuristic(theirs, 0);
         }
-        let mut best = -1_000_000;
-        let mut set = mine;
+        let mut best = i32::MIN;
         while set != 0 {
             let sq = set.trailing_zeros() as u8;
             set &= set - 1;
             let c = self.play(sq);
-            let v = -c.shallow(depth - 1, -beta, -alpha.max(best));
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-            }
+            let v = -c.heuristic(move_set(c.player, c.opponent), move_set(c.opponent, c.player));
+            best = best.max(v);
         }
-        let _ = &mut alpha;
         best
     }
 
@@ -696,6 +657,24 @@ pub enum Scoring {
     Exact,
     /// Final scores × 1000, a heuristic in `-999..=999` at a horizon: for fixed-depth searches.
     Heuristic,
+}
+
+/// How [`Othello`] orders the moves it lists (the order every search sees);
+/// see the [module documentation](self) for the measured effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveOrder {
+    /// Parity first (moves into regions with an odd number of empty
+    /// squares), then a static square order (corners first, X-squares last).
+    Squares,
+    /// Fastest first: the moves leaving the opponent the fewest replies (a
+    /// corner reply counting double) and the least potential mobility, then
+    /// as [`MoveOrder::Squares`].
+    FastestFirst,
+    /// Above [`BEST_REPLY_EMPTIES`] empty squares, the moves after which the
+    /// opponent's best reply scores worst by the heuristic (a one-reply
+    /// search); fastest first below.
+    #[default]
+    BestReply,
 }
 
 /// Why an Othello position text was rejected.
@@ -815,6 +794,7 @@ impl std::error::Error for OthelloError {}
 pub struct Othello {
     root: Board,
     scoring: Scoring,
+    order: MoveOrder,
 }
 
 impl Othello {
@@ -823,6 +803,7 @@ impl Othello {
         Othello {
             root: Board::new(),
             scoring: Scoring::Exact,
+            order: MoveOrder::BestReply,
         }
     }
 
@@ -831,6 +812,7 @@ impl Othello {
         Othello {
             root: board,
             scoring: Scoring::Exact,
+            order: MoveOrder::BestReply,
         }
     }
 
@@ -859,6 +841,16 @@ impl Othello {
     /// How positions are valued.
     pub fn scoring(&self) -> Scoring {
         self.scoring
+    }
+
+    /// The same position with moves listed in the given order.
+    pub fn with_order(self, order: MoveOrder) -> Othello {
+        Othello { order, ..self }
+    }
+
+    /// How moves are ordered.
+    pub fn order(&self) -> MoveOrder {
+        self.order
     }
 
     /// The root position.
@@ -1055,35 +1047,40 @@ impl Game for Othello {
             .iter()
             .filter(|&&q| (empty & q).count_ones() & 1 == 1)
             .fold(0, |acc, &q| acc | q);
-        let fastest = empty.count_ones() > FASTEST_FIRST_EMPTIES;
+        let n_empty = empty.count_ones();
+        let order = match self.order {
+            _ if n_empty <= SOLVE_EMPTIES => MoveOrder::Squares,
+            MoveOrder::BestReply if n_empty <= BEST_REPLY_EMPTIES => MoveOrder::FastestFirst,
+            order => order,
+        };
         // Insertion sort on a small key; equal keys keep square order.
         let mut list = [(0u8, 0u32); 32];
         let mut n = 0;
         while set != 0 {
             let sq = set.trailing_zeros() as u8;
             set &= set - 1;
-            let t = |i: usize| TUNE[i].load(std::sync::atomic::Ordering::Relaxed);
             let mut key = u32::from(SQUARE_RANK[sq as usize]);
             if odd >> sq & 1 == 0 {
                 key += 8;
             }
-            if fastest {
+            if order != MoveOrder::Squares {
                 let f = flips(sq, p, o);
                 let np = p | f | (1 << sq);
                 let no = o ^ f;
                 let replies = move_set(no, np);
-                if empty.count_ones() > t(0) {
+                if order == MoveOrder::BestReply {
                     let child = Board {
                         player: no,
                         opponent: np,
                         black_to_move: !pos.black_to_move,
                     };
-                    let h = child.shallow(t(1), -100_000, 100_000);
-                    key = (h + 100_000) as u32 * 4 + key;
+                    // Lower is better for the mover; the rest breaks ties.
+                    key += 16 * (child.best_reply() + 100 * HEURISTIC_SCALE) as u32;
                 } else {
+                    // The opponent's replies, a corner counting double, and
+                    // its potential mobility (empty squares next to ours).
                     let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
-                    key += t(3) * mobility;
-                    key += 8 * (neighbours(np) & !(np | no)).count_ones();
+                    key += 16 * mobility + 8 * (neighbours(np) & !(np | no)).count_ones();
                 }
             }
             let mut i = n;
@@ -1131,9 +1128,6 @@ impl Game for Othello {
 
     #[inline]
     fn hash(&self, pos: &Board) -> Option<u64> {
-        if pos.empties() <= HASH_MIN {
-            return None;
-        }
         Some(pos.key())
     }
 
@@ -1177,7 +1171,7 @@ impl Game for Othello {
             }
             None => {
                 let (mut lo, mut hi) = (-64, 64);
-                if pos.empties() <= STABILITY_MAX {
+                if pos.empties() <= STABILITY_EMPTIES {
                     let occ = pos.player | pos.opponent;
                     // A player's stable discs are at most its discs.
                     let (np, no) = (pos.player.count_ones() as i32, pos.opponent.count_ones() as i32);
@@ -1298,11 +1292,3 @@ impl Playable for Othello {
         }
     }
 }
-
-/// Temporary tuning knobs.
-pub static TUNE: [std::sync::atomic::AtomicU32; 4] = [
-    std::sync::atomic::AtomicU32::new(12),
-    std::sync::atomic::AtomicU32::new(1),
-    std::sync::atomic::AtomicU32::new(6),
-    std::sync::atomic::AtomicU32::new(99),
-];
