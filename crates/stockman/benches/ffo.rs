@@ -16,7 +16,7 @@
 //! Settings (environment): `FFO_FIRST`, `FFO_LAST` (suite numbers, default
 //! 40 and 49), `FFO_ALGOS` (default `mtdf`), `FFO_ORDER` (`best-reply`, the
 //! default, `fastest-first` or `squares`: the game's move order),
-//! `FFO_TT_MB` (default 256), `FFO_MAX_NODES` (a budget per search, so that
+//! `FFO_TT_MB` (default 256), `FFO_ETC=1` (enhanced transposition cutoffs), `FFO_MAX_NODES` (a budget per search, so that
 //! slow algorithms report how far they get instead of running for hours).
 //! One table serves every search: allocated and committed (its memory
 //! touched) before the first clock starts, cleared before each search. The
@@ -78,6 +78,7 @@ fn main() {
         table: TableSize::Megabytes(mb),
         table_move_first: true,
         max_nodes,
+        etc: std::env::var_os("FFO_ETC").is_some(),
         ..SearchOptions::default()
     };
     let mut table = AnyTable::new(opts.table);
