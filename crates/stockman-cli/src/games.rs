@@ -115,23 +115,24 @@ fn solve_one(
     search: &SearchArgs,
     algos: &[Algorithm],
     leaves: bool,
-    table: Option<&mut AnyTable>,
+    table: &mut AnyTable,
+    progress: bool,
 ) -> Result<Vec<Row>> {
     struct Solve<'a> {
         search: &'a SearchArgs,
         algos: &'a [Algorithm],
         leaves: bool,
-        table: Option<&'a mut AnyTable>,
+        table: &'a mut AnyTable,
+        progress: bool,
     }
     impl GameTask for Solve<'_> {
         type Output = Vec<Row>;
         fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<Row>> {
             let opts = game_options(self.search);
             let mut how = self.search.how(self.leaves);
-            // A single position may take minutes (the empty board): show the passes.
-            how.progress = self.table.is_none();
+            how.progress = self.progress;
             let best = |m: &G::Move, _: usize| move_json(&game, m);
-            Ok(rows_in(&game, self.algos, &opts, &how, &best, self.table))
+            Ok(rows_in(&game, self.algos, &opts, &how, &best, Some(self.table)))
         }
     }
     let task = Solve {
@@ -139,6 +140,7 @@ fn solve_one(
         algos,
         leaves,
         table,
+        progress,
     };
     with_game(name, moves, search.depth.is_some(), task)
 }
@@ -153,7 +155,12 @@ pub fn solve(
 ) -> Result<ExitCode> {
     name.check_depth(search)?;
     let algos = game_algorithms(search)?;
-    let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, None)?;
+    // One table for every algorithm, cleared before each search, its memory
+    // committed before the first clock starts (as in a batch). A single
+    // position may take minutes (the empty board): show the passes.
+    let mut table = AnyTable::new(game_options(search).table);
+    table.touch();
+    let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, &mut table, true)?;
     print_rows(&rows, format)?;
     Ok(exit_code(&rows))
 }
@@ -223,7 +230,7 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
     table.touch();
     for line in &lines {
         let (moves, expected) = (&line.position, &line.expected);
-        let rows = solve_one(name, moves, search, &algos, false, Some(&mut table))
+        let rows = solve_one(name, moves, search, &algos, false, &mut table, false)
             .with_context(|| format!("{}:{}", path.display(), line.line))?;
         for (row, sum) in rows.iter().zip(summaries.iter_mut()) {
             sum.positions += 1;
