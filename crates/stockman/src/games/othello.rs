@@ -356,6 +356,9 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     if n <= 1 {
         return last_square(p, o, empty);
     }
+    if n == 2 {
+        return solve_two(p, o, empty, alpha, beta, passed);
+    }
     let mut best = -65;
     {
         // Parity: the empty squares of regions with an odd count first.
@@ -394,6 +397,37 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         final_score(p, o)
     } else {
         -solve_small(o, p, -beta, -alpha, true)
+    }
+}
+
+/// [`solve_small`] with two empty squares (`empty`): each move leads to a
+/// position with one square left, scored directly.
+#[inline]
+fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    let first = empty & empty.wrapping_neg();
+    let mut best = -65;
+    for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
+        let sq = x.trailing_zeros() as u8;
+        if NEIGHBOURS[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(sq, p, o);
+        if f != 0 {
+            let v = -last_square(o ^ f, p | f | x, y);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_two(o, p, empty, -beta, -alpha, true)
     }
 }
 
