@@ -55,13 +55,16 @@
 //! knows, in forms that never change a minimax value:
 //! - **The last empty squares.** A position with at most [`SOLVE_EMPTIES`]
 //!   empty squares is solved by the game itself, with a plain alpha-beta
-//!   over the empty squares (parity order, no move lists, no table): its
+//!   over the empty squares (parity order, no move lists, no table), as a
+//!   chess program's quiescence search runs inside its evaluation: below
+//!   the root such a position is a **leaf** of the tree every algorithm
+//!   sees (no moves; [`Game::evaluate`] is its exact score), and its
 //!   [`Game::bounds_within`] is the exact score, or a fail-soft bound
-//!   outside the search's window, so depth-first searches never expand it,
-//!   and [`Game::evaluate`] is exact there too. (Best-first searches, which
-//!   do not ask for bounds, expand it like any node and get the same value.)
-//!   The positions this solver visits are not counted in the searches'
-//!   statistics, as a chess program's quiescence positions are not.
+//!   outside the search's window, so that depth-first searches settle it
+//!   with a null-window solve instead of a full one (best-first searches,
+//!   which do not ask for bounds, evaluate it). The positions the solver
+//!   visits are not counted in the searches' statistics, as quiescence
+//!   positions are not. The root lists its moves whatever its empties.
 //! - **Stability.** A disc that can never be flipped (on a full line, or
 //!   next to the board's edge or a stable disc of its colour in each of the
 //!   four directions) stays its owner's to the end, so the side to move
@@ -1092,6 +1095,12 @@ impl Game for Othello {
     }
 
     fn moves(&self, pos: &Board, out: &mut Vec<u8>) {
+        // The game solves its last empty squares itself: below the root,
+        // such a position is a leaf (its value is exact). The root lists
+        // its moves, so that a search of it still names a best move.
+        if pos.empties() <= SOLVE_EMPTIES && *pos != self.root {
+            return;
+        }
         let (p, o) = (pos.player, pos.opponent);
         let mut set = move_set(p, o);
         if set == 0 {
@@ -1459,7 +1468,6 @@ mod tests {
 
     #[test]
     fn stable_discs_are_never_flipped() {
-        let game = Othello::new();
         let mut rng = Rng(7);
         for b in random_positions(3, 300, 48) {
             let (mine, theirs) = b.stable();
@@ -1473,8 +1481,8 @@ mod tests {
                 loop {
                     assert_eq!(c.black() & black_stable, black_stable, "{}", b.to_ffo());
                     assert_eq!(c.white() & white_stable, white_stable, "{}", b.to_ffo());
-                    let mut moves = Vec::new();
-                    game.moves(&c, &mut moves);
+                    // Every legal move, to the very end of the game.
+                    let moves = Othello::from_board(c).legal_moves();
                     if moves.is_empty() {
                         break;
                     }
