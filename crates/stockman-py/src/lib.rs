@@ -12,8 +12,9 @@ use std::cell::RefCell;
 use std::time::Duration;
 use stockman::algorithms::iterative;
 use stockman::{
-    Algorithm, ChessGame, ConnectFour, ExplicitTree, Game, LeafRecorder, NoObserver, Observer, Outcome, Playable, RandomSpec,
-    Othello, Role, SearchError, SearchOptions, Stats, TableSize, TicTacToe, Tracer, Value, VALUE_MAX, VALUE_MIN,
+    Algorithm, ChessGame, ConnectFour, ExplicitTree, Game, LeafRecorder, NoObserver, Observer, Othello, Outcome,
+    Playable, RandomSpec, Role, SearchError, SearchOptions, Stats, TableSize, TicTacToe, Tracer, Value, VALUE_MAX,
+    VALUE_MIN,
 };
 
 /// One algorithm's result: the fields and meaning of the CLI's
@@ -645,7 +646,11 @@ fn needs_depth(kind: Builtin, depth: Option<u32>) -> PyResult<()> {
 /// The rows of a built-in game, valued for depth-limited search when the
 /// job has a depth; best moves in the game's notation (a number where it is one).
 fn builtin_rows<G: Playable>(job: &Job, game: G) -> Vec<Row> {
-    let game = if job.opts.depth.is_some() { game.heuristic() } else { game };
+    let game = if job.opts.depth.is_some() {
+        game.heuristic()
+    } else {
+        game
+    };
     let best = |o: &Outcome<G::Move>| {
         o.best_move.map(|m| {
             let t = game.move_text(m);
