@@ -1008,7 +1008,8 @@ fn parse_board(text: &str, lead: usize) -> Result<Board, OthelloError> {
         }
         chars.next();
         column += 1;
-        if squares == 64 {
+        if squares >= 64 {
+            // Too long: counted for the error below, never stored.
             squares += 1;
             continue;
         }
@@ -1684,6 +1685,11 @@ mod tests {
         assert_eq!(
             err(&format!("{}- X", &b)),
             "the board has 65 squares, not 64 (a1 to h8, row by row)"
+        );
+        // Far too long, with discs past the 64th square (a fuzzer's find).
+        assert_eq!(
+            err(&format!("{} X", "O".repeat(66))),
+            "the board has 66 squares, not 64 (a1 to h8, row by row)"
         );
         let bad = format!("{}Q{} X", &b[..10], &b[11..]);
         assert_eq!(
