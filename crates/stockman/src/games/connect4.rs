@@ -202,11 +202,21 @@ fn weight(stones: u64) -> i32 {
 /// A Connect Four position in Pascal Pons' layout: the stones of the side
 /// to move (`current`) and of both sides (`mask`), seven bits per column
 /// (six cells and an empty sentinel on top), bottom cell first, plus the
-/// number of stones played. `Copy`, 24 bytes.
+/// number of stones played. `Copy`, 40 bytes.
+///
+/// It also carries both sides' winning cells (the empty cells that would
+/// complete a four), which every search asks for at every position (its
+/// bounds, its moves): [`Board::play`] derives them from the parent's at
+/// the cost of one scan for fours (the mover's), where computing them
+/// afresh in each question took two per question.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     current: u64,
     mask: u64,
+    /// `winning_cells(current, mask)`: where the side to move connects four.
+    mine: u64,
+    /// `winning_cells(current ^ mask, mask)`: where the opponent would.
+    theirs: u64,
     moves: u8,
     /// The last move connected four: the side to move has lost. Only a root
     /// parsed from a move string can be such a position (searches play
@@ -220,6 +230,8 @@ impl Board {
         Board {
             current: 0,
             mask: 0,
+            mine: 0,
+            theirs: 0,
             moves: 0,
             lost: false,
         }
@@ -278,7 +290,7 @@ impl Board {
         if self.is_over() {
             return Vec::new();
         }
-        let wins = winning_cells(self.current, self.mask) & (self.mask + BOTTOM) & BOARD;
+        let wins = self.mine & (self.mask + BOTTOM) & BOARD;
         (0..WIDTH as u8).filter(|&col| wins & column_mask(col) != 0).collect()
     }
 
@@ -288,15 +300,19 @@ impl Board {
     fn play(&self, col: u8) -> Board {
         debug_assert!(self.can_play(col));
         let mask = self.mask | (self.mask + (1 << (u32::from(col) * H1)));
-        // The stone just played completes four: the new side to move has lost.
-        // (Searches reach this only from decided positions, which list their
-        // winning moves so that the root still names its best move.)
         let cell = mask ^ self.mask;
         Board {
             current: self.current ^ self.mask,
             mask,
+            // The opponent, now to move, keeps its winning cells but the one filled.
+            mine: self.theirs & !cell,
+            // The mover's, with its new stone: the one scan of the move.
+            theirs: winning_cells(self.current | cell, mask),
             moves: self.moves + 1,
-            lost: winning_cells(self.current, self.mask) & cell != 0,
+            // The stone just played completes four: the new side to move has lost.
+            // (Searches reach this only from decided positions, which list their
+            // winning moves so that the root still names its best move.)
+            lost: self.mine & cell != 0,
         }
     }
 
@@ -312,11 +328,10 @@ impl Board {
             return Status::Decided(0);
         }
         let possible = (self.mask + BOTTOM) & BOARD;
-        let mine = winning_cells(self.current, self.mask);
+        let (mine, theirs) = (self.mine, self.theirs);
         if mine & possible != 0 {
             return Status::Decided((43 - m) / 2);
         }
-        let theirs = winning_cells(self.current ^ self.mask, self.mask);
         let forced = possible & theirs;
         let candidates = if forced == 0 {
             possible
@@ -509,7 +524,7 @@ impl Game for ConnectFour {
             // here below the root: `bounds` settles the position exactly.
             Status::Decided(_) => {
                 let possible = (pos.mask + BOTTOM) & BOARD;
-                let wins = winning_cells(pos.current, pos.mask) & possible;
+                let wins = pos.mine & possible;
                 if wins != 0 {
                     wins
                 } else {
@@ -696,7 +711,7 @@ mod tests {
         let total: i32 = WEIGHTS.iter().flatten().map(|&w| i32::from(w)).sum();
         assert_eq!(total, 69 * 4); // 69 possible fours of four cells
         assert_eq!(weight(BOARD), total);
-        assert_eq!(std::mem::size_of::<Board>(), 24);
+        assert_eq!(std::mem::size_of::<Board>(), 40);
     }
 
     #[test]
@@ -841,6 +856,9 @@ mod tests {
             for p in frontier {
                 for col in 0..7 {
                     let c = p.play(col);
+                    // The winning cells play derives are those of a fresh scan.
+                    assert_eq!(c.mine, winning_cells(c.current, c.mask));
+                    assert_eq!(c.theirs, winning_cells(c.current ^ c.mask, c.mask));
                     if let Some(old) = seen.insert(c.key(), c) {
                         assert_eq!((old.current, old.mask), (c.current, c.mask));
                     } else {
