@@ -67,7 +67,7 @@ pub struct PlayArgs {
     #[arg(long, value_enum)]
     pub game: GameName,
     /// Start from this position (in the game's notation) instead of the beginning.
-    #[arg(long, value_name = "POSITION", default_value = "")]
+    #[arg(long, value_name = "POSITION", default_value = "", allow_hyphen_values = true)]
     pub position: String,
     /// The engine's algorithm (a depth-first one: it is deepened iteratively).
     #[arg(long, default_value = "mtdf")]

@@ -19,11 +19,19 @@ pub struct SolveArgs {
     #[arg(long)]
     pub leaves: bool,
     /// With --game: the position (Connect Four: columns played, 1-7; tic-tac-toe: cells played, 1-9;
+    /// Othello: squares played, `f5d6`, or an FFO board and side, `"<64 squares> X"`;
     /// chess: `startpos`, a FEN or an EPD line, then optionally `moves e2e4 ...`).
-    #[arg(long, value_name = "MOVES", requires = "game", conflicts_with = "positions")]
+    /// It may start with `-` (an Othello board's empty a1).
+    #[arg(
+        long,
+        value_name = "POSITION",
+        requires = "game",
+        conflicts_with = "positions",
+        allow_hyphen_values = true
+    )]
     pub position: Option<String>,
-    /// With --game: solve every line `moves [expected]` of FILE (`-`: standard input);
-    /// chess: every line is a FEN or an EPD line.
+    /// With --game: solve every line of FILE (`-`: standard input): `moves [expected]`,
+    /// a FEN, or `position; MOVE:SCORE; ...` (FFO, EPD).
     #[arg(long, value_name = "FILE", requires = "game")]
     pub positions: Option<std::path::PathBuf>,
 }

@@ -1519,3 +1519,128 @@ fn chess_can_be_played_and_matched() {
     let openings = m["openings"].as_array().unwrap();
     assert!(openings[0].as_str().unwrap().split(' ').all(is_uci), "{m}");
 }
+
+/// The FFO suite's #40 after 11 moves of best play: Black to move wins by
+/// 38 with f7 or a8, nine empty squares left.
+const OTHELLO_9: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-OOOOOOXXOOOX--X-X---X-- X";
+
+#[test]
+fn othello_solves_an_ffo_board_exactly() {
+    let rows = solve_json(&["--game", "othello", "--position", OTHELLO_9, "--algo", "all"]);
+    for algo in ALGOS {
+        let r = row(&rows, algo);
+        if algo != "bns" {
+            assert_eq!(r["value"], 38, "{r}");
+        }
+        let best = r["best_move"].as_str().unwrap_or_else(|| panic!("a square: {r}"));
+        assert!(["f7", "a8"].contains(&best), "{r}");
+    }
+    let bns = row(&rows, "bns");
+    let [lo, hi] = [&bns["bound"][0], &bns["bound"][1]].map(|v| v.as_i64().unwrap());
+    assert!(lo <= 38 && 38 < hi, "{bns}");
+    // A move list from the start: White to move after f5 d6 c3, a fixed-depth search.
+    let rows = solve_json(&[
+        "--game",
+        "othello",
+        "--position",
+        "F5 d6 C3",
+        "--depth",
+        "3",
+        "--algo",
+        "alphabeta,mtdf",
+    ]);
+    assert_eq!(row(&rows, "alphabeta")["value"], row(&rows, "mtdf")["value"]);
+    assert!(row(&rows, "mtdf")["best_move"].as_str().is_some());
+}
+
+#[test]
+fn othello_positions_files_check_values_and_best_moves() {
+    // The FFO notation: every move with its score, best first. The second
+    // line claims a wrong value; the third a wrong value with a best move.
+    let set = TempFile::new(
+        "ffo.obf",
+        format!(
+            "{OTHELLO_9}; F7:+38; A8:+38; C8:+36; G7:+30; D8:+20; A6:-8;\n\
+             {OTHELLO_9}; F7:+40; A8:+38;\n\
+             {OTHELLO_9}; C8:+39; F7:+38; A8:+38;\n"
+        ),
+    );
+    let run = stockman(&[
+        "solve",
+        "--game",
+        "othello",
+        "--positions",
+        set.arg(),
+        "--algo",
+        "mtdf,negascout",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, Some(1), "a wrong line fails the batch: {run:?}");
+    let lines: Vec<Json> = run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0]["expected"], 38);
+    assert_eq!(lines[0]["best_move_score"], 38);
+    assert_eq!(lines[2]["expected"], 40);
+    assert_eq!(lines[4]["expected"], 39);
+    let run = stockman(&["solve", "--game", "othello", "--positions", set.arg(), "--algo", "mtdf"]);
+    assert_eq!(run.code, Some(1));
+    // Wrong values: the second and third lines (their first scores, 40 and
+    // 39, are not the value); bad moves: the third (f7 or a8 is listed at 38).
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.split_whitespace().take(4).collect::<Vec<_>>() == ["mtdf", "3", "2", "1"]),
+        "{}",
+        run.stdout
+    );
+    // A malformed score names its line and column.
+    let bad = TempFile::new("bad.obf", format!("{OTHELLO_9}; F7:+38;\n{OTHELLO_9}; F7:+3x;\n"));
+    let run = fails(&["solve", "--game", "othello", "--positions", bad.arg()]);
+    assert_contains(
+        &run.stderr,
+        &[&format!("{}:2:69: the score of `F7:+3x` is not an integer", bad.arg())],
+    );
+}
+
+#[test]
+fn othello_errors_name_the_problem() {
+    let board = "-".repeat(64);
+    for (position, message) in [
+        ("f5d6z9".to_string(), "move 3 (`z9`, column 5): not a square (a1 to h8)"),
+        (
+            "f5f5".to_string(),
+            "move 2 (`f5`, column 3): not a legal move for White (legal: f4 d6 f6)",
+        ),
+        (
+            format!("{board} Q"),
+            "side to move `Q` (column 66): expected X (black) or O (white)",
+        ),
+        (format!("{}Z{} X", &board[..3], &board[4..]), "board square 4 is 'Z'"),
+        (board[..60].to_string(), "the board has 60 squares, not 64"),
+    ] {
+        let run = fails(&["solve", "--game", "othello", "--position", &position]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert_contains(&run.stderr, &[message]);
+    }
+}
+
+#[test]
+fn othello_can_be_played() {
+    let run = stockman_fed(&["play", "--game", "othello", "--depth", "2"], Some("z9\nd3\nquit\n"));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_contains(
+        &run.stdout,
+        &[
+            "You play Black (X); stockman plays White (O) with mtdf.",
+            "  a b c d e f g h",
+            "4 - - - O X - - -",
+            "X (Black) to move; X 2, O 2",
+            "Your move (Black (X); legal: d3 c4 f5 e6): z9",
+            "Illegal move `z9`: `z9` is not a move: type a square a1 to h8 (or pass)",
+            "O (White) to move; X 4, O 1",
+            "stockman (White (O)) plays ",
+            "You left the game.",
+        ],
+    );
+}

@@ -8,7 +8,7 @@
 //! must point inside its input, and what parses must survive a round trip.
 
 use stockman::games::positions::parse_positions;
-use stockman::{ConnectFour, ExplicitTree, Playable, RandomSpec, Role, TicTacToe};
+use stockman::{ConnectFour, ExplicitTree, Othello, Playable, RandomSpec, Role, TicTacToe};
 
 /// A check of arbitrary bytes: panics when a property fails.
 pub type Check = fn(&[u8]);
@@ -70,9 +70,34 @@ pub fn check_game_position(data: &[u8]) {
         return;
     };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    match pick % 2 {
+    match pick % 3 {
         0 => replay::<ConnectFour>(text),
-        _ => replay::<TicTacToe>(text),
+        1 => replay::<TicTacToe>(text),
+        _ => othello(text),
+    }
+}
+
+/// Othello positions (move lists or FFO boards): what parses is a position
+/// whose FFO board reads back the same; an error's column lies in the text.
+fn othello(text: &str) {
+    match Othello::from_position(text) {
+        Ok(game) => {
+            let again = Othello::from_position(&game.board().to_ffo()).expect("a written board parses");
+            assert_eq!(again, game, "{text:?}");
+            assert_eq!(again.to_string(), game.to_string());
+            for probe in [text, "pass", "a1", "h8", "", " d3", "i9", "d33"] {
+                let _ = game.parse_move(probe);
+            }
+        }
+        Err(e) => {
+            let width = text.chars().count();
+            assert!(
+                e.column >= 1 && e.column <= width + 1,
+                "column {} of {width}: {e}",
+                e.column
+            );
+            assert!(!e.to_string().is_empty());
+        }
     }
 }
 

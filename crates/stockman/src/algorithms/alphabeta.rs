@@ -276,6 +276,14 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             hint: NO_MOVE,
             cut: None,
         };
+        let use_table = T::ENABLED && (draft > 0 || self.table_at_horizon);
+        if use_table {
+            p.key = self.cx.game.hash(pos);
+            // Start loading the entry: the game's bounds below hide the wait.
+            if let Some(k) = p.key {
+                self.table.prefetch(k);
+            }
+        }
         // What the game itself can prove about the value (nothing, for
         // trees). The root is always searched, so that it names a best move.
         if ply > 0 {
@@ -298,10 +306,6 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             *alpha = (*alpha).max(lo);
             *beta = (*beta).min(hi);
         }
-        if !T::ENABLED || (draft == 0 && !self.table_at_horizon) {
-            return p;
-        }
-        p.key = self.cx.game.hash(pos);
         let Some(k) = p.key else { return p };
         self.cx.stats.tt_probes += 1;
         if let Some(e) = self.table.probe(k) {

@@ -5,7 +5,7 @@
 //! # Squares, moves and players
 //! Squares are named `a1` to `h8`: a letter for the column (`a` to `h`,
 //! left to right) and a digit for the row (`1` to `8`, top to bottom), as in
-//! the FFO test suite and every Othello transcript. A [`Game::Move`] is the
+//! the FFO test suite and Othello transcripts. A [`Game::Move`] is the
 //! square's index `8 × row + column` (`a1` = 0, `h1` = 7, `h8` = 63), or
 //! [`PASS`] (64) when the side to move has no legal move but the opponent
 //! has: a pass is a move of the tree like any other (one ply). Black (`X`)
@@ -14,80 +14,98 @@
 //!
 //! # Positions
 //! [`Othello::from_position`] reads either
-//! - a **move list** from the initial position, squares run together and
-//!   case free (`f5d6c3d3c4`, `F5D6`); a forced pass is implied (the next
-//!   square is the other player's), or
+//! - a **move list** from the initial position, squares run together or
+//!   separated by white space, case free (`f5d6c3d3c4`, `F5 D6`); a forced
+//!   pass may be written `pass` or left out (the next square is then the
+//!   other player's), or
 //! - a **board** in the FFO notation: 64 squares `a1 b1 ... h1 a2 ... h8`
 //!   (`X` or `*` black, `O` white, `-` or `.` empty), white space, and the
 //!   side to move (`X` black, `O` white); text from a `;` on (an FFO line's
 //!   `move:score` list) is ignored.
 //!
 //! Malformed text is an [`OthelloError`] naming the move or character, its
-//! column, and the reason.
+//! column, and the reason (an illegal move lists the legal ones).
 //!
 //! # Values
 //! - [`Scoring::Exact`] (the default): a finished game (neither side can
 //!   move) is worth its **final disc difference** from the root mover's
-//!   view, the empty squares going to the winner (the FFO convention): so
-//!   every final score is even and lies in `-64..=64`. A non-terminal
-//!   position at a horizon is worth 0 (unknown): use the heuristic for
-//!   fixed-depth searches.
+//!   view, the empty squares going to the winner (the FFO convention), so
+//!   every final score is even and lies in `-64..=64`. A search to the end
+//!   (no depth) returns the FFO suite's scores exactly. A non-terminal
+//!   position at a horizon is worth 0 (unknown), or the nearest value the
+//!   stable discs allow: use the heuristic for fixed-depth searches.
 //! - [`Scoring::Heuristic`] ([`Othello::with_heuristic`]): a finished game is
 //!   worth [`HEURISTIC_SCALE`]` × score` (so at least 2,000 in magnitude for a
-//!   decided game) and a position at the horizon a heuristic in
-//!   `-999..=999` from the side to move, turned to MAX's view:
-//!   `40 × corners + 12 × mobility + 4 × potential mobility − 20 × X-squares
-//!   + 2 × (edge discs)`, each term the side to move's count minus the
+//!   decided game: every win ranks above every heuristic value) and a
+//!   position at the horizon a heuristic in `-999..=999` from the side to
+//!   move, turned to MAX's view:
+//!   `40 × corners + 12 × mobility + 4 × potential mobility −
+//!   20 × X-squares + 2 × edge discs`, each term the side to move's count minus the
 //!   opponent's, where *mobility* counts legal moves, *potential mobility*
-//!   the empty squares next to an opponent's disc (the frontier one could
-//!   later play into), *X-squares* the discs on b2, g2, b7, g7 next to an
-//!   empty corner (they give the corner away), and *edge discs* the discs on
-//!   the outer ring (corners excluded). Corners and mobility are the two
-//!   features every Othello program since Rosenbloom's IAGO (1982) weighs
-//!   most; the weights are this project's, tuned only by hand. A drawn
-//!   ending (0) lies inside the heuristic range, as in Connect Four.
+//!   the empty squares next to an opponent's disc (where one could later
+//!   play), *X-squares* the discs on b2, g2, b7, g7 next to an empty corner
+//!   (they give the corner away), and *edge discs* the discs on the outer
+//!   ring but the corners. Corners and mobility are the two features every
+//!   Othello program since Rosenbloom's IAGO (1982) weighs most; the weights
+//!   are this project's, set by hand. A drawn ending (0) lies inside the
+//!   heuristic range, as in Connect Four.
 //!
 //! # Game knowledge, value-exact
-//! - **Move ordering** ([`Game::moves`] lists moves in search order). With
-//!   more than [`FASTEST_FIRST_EMPTIES`] empty squares, *fastest first*:
-//!   moves that leave the opponent the fewest replies first (a corner reply
-//!   counting double), then moves into a region (quadrant) with an odd
-//!   number of empty squares (*parity*: the last move in a region is an
-//!   advantage), then a static square order (corners, then edges and the
-//!   centre, X- and C-squares last). With fewer empties the reply count
-//!   costs more than it saves, and only parity and the static order are
-//!   used. Every search sees the same order; the README gives the measured
-//!   effect.
-//! - **Bounds.** [`Game::bounds`] narrows `-64..=64` by *stability*: a disc
-//!   that can never be flipped (on a full line, or next to a stable disc of
-//!   its colour or the board's edge in each of the four directions) stays
-//!   its owner's until the end, so the side to move scores at most
-//!   `64 - 2 × (opponent's stable discs)` and at least `2 × (own stable
-//!   discs) - 64`. Exact at finished games.
+//! The searches are generic, so the game carries what an endgame solver
+//! knows, in forms that never change a minimax value:
+//! - **The last empty squares.** A position with at most [`SOLVE_EMPTIES`]
+//!   empty squares is solved by the game itself, with a plain alpha-beta
+//!   over the empty squares (parity order, no move lists, no table): its
+//!   [`Game::bounds_within`] is the exact score, or a fail-soft bound
+//!   outside the search's window, so depth-first searches never expand it,
+//!   and [`Game::evaluate`] is exact there too. (Best-first searches, which
+//!   do not ask for bounds, expand it like any node and get the same value.)
+//!   The positions this solver visits are not counted in the searches'
+//!   statistics, as a chess program's quiescence positions are not.
+//! - **Stability.** A disc that can never be flipped (on a full line, or
+//!   next to the board's edge or a stable disc of its colour in each of the
+//!   four directions) stays its owner's to the end, so the side to move
+//!   scores at most `64 − 2 × (opponent's stable discs)` and at least
+//!   `2 × (own stable discs) − 64`. [`Game::bounds_within`] counts stable
+//!   discs at most [`STABILITY_EMPTIES`] empty squares, and only when the
+//!   discs on the board could prove a cut-off of the window.
+//! - **Move ordering** ([`MoveOrder`], [`Othello::with_order`]): moves are
+//!   listed in search order. By default ([`MoveOrder::BestReply`]), above
+//!   [`BEST_REPLY_EMPTIES`] empty squares the moves after which the
+//!   opponent's best heuristic reply is worst come first; below, *fastest
+//!   first*: the moves leaving the opponent the fewest replies (a corner
+//!   counting double) and the least potential mobility; ties go to moves
+//!   into a region (quadrant) with an odd number of empty squares
+//!   (*parity*: the last move of a region is an advantage), then to a static
+//!   square order (corners first, X-squares last). The bench
+//!   (`cargo bench -p stockman --bench ffo`, `FFO_ORDER`) measures each.
 //! - **Hash.** A 64-bit mix of the two bitboards and the side to move
 //!   ([`Board::key`]): equal positions hash equally; the table stores the
 //!   whole key, so only a 64-bit collision could mislead it.
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::alphabeta, games::Othello, Game, Playable, SearchOptions, TableSize};
-//! // Black's four-move wipe-out: after f5 e6 f4 e3 Black has no move,
-//! // White plays f6, d3? No: here Black to move at a finished... see below.
-//! let game = Othello::from_position("f5d6c3d3c4f4f6f3e6e7").unwrap();
-//! assert_eq!(game.to_move_text(), "White");
-//! let opts = SearchOptions { depth: Some(3), ..Default::default() };
-//! let v = alphabeta::search(&game.clone().with_heuristic(), &opts).unwrap().value.unwrap();
-//! assert!((-999..=999).contains(&v));
+//! use stockman::games::othello::{Othello, Scoring};
+//! use stockman::{algorithms::alphabeta, Algorithm, Playable, SearchOptions};
 //!
-//! // A board in the FFO notation, White to move, one empty square left:
-//! // White plays h8 and flips g7... the exact score from White's view.
-//! let board = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOX- O";
+//! // The FFO suite's #40 after 11 more moves of best play: Black to move
+//! // wins by 38 discs, nine squares left.
+//! let board = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-OOOOOOXXOOOX--X-X---X-- X";
 //! let game = Othello::from_position(board).unwrap();
-//! let out = alphabeta::search(&game, &SearchOptions::default()).unwrap();
-//! assert_eq!(out.value, Some(-2)); // h8 flips g8: 31 white discs + h8 = 33... see tests
+//! let out = Algorithm::Mtdf.search(&game, &SearchOptions::default()).unwrap();
+//! assert_eq!(out.value, Some(38));
+//!
+//! // A fixed-depth search of an opening: heuristic values.
+//! let game = Othello::from_position("f5d6c3d3c4").unwrap().with_heuristic();
+//! assert_eq!((game.to_move_text(), game.scoring()), ("White", Scoring::Heuristic));
+//! let opts = SearchOptions { depth: Some(4), ..Default::default() };
+//! let v = alphabeta::search(&game, &opts).unwrap().value.unwrap();
+//! assert!((-999..=999).contains(&v));
 //!
 //! let err = Othello::from_position("f5d6z9").unwrap_err();
 //! assert_eq!(err.to_string(), "move 3 (`z9`, column 5): not a square (a1 to h8)");
+//! let err = Othello::from_position("f5f5").unwrap_err();
+//! assert_eq!(err.to_string(), "move 2 (`f5`, column 3): not a legal move for White (legal: f4 d6 f6)");
 //! ```
 
 use super::{GameResult, Playable};
@@ -99,17 +117,15 @@ use std::fmt;
 pub const PASS: u8 = 64;
 /// Heuristic mode multiplies final scores by this, keeping heuristics below it.
 pub const HEURISTIC_SCALE: Value = 1000;
-/// Above this many empty squares, moves are ordered fastest first.
-pub const FASTEST_FIRST_EMPTIES: u32 = 4;
-/// Positions with this many empty squares or fewer get no table entry.
-pub const HASH_MIN: u32 = 6;
-/// Stability is computed for bounds with this many empties or fewer.
-pub const STABILITY_MAX: u32 = 12;
-/// Positions with this many empty squares or fewer are solved by the game itself.
-pub const SOLVE_EMPTIES: u32 = 4;
-fn solve_empties() -> u32 {
-    TUNE[2].load(std::sync::atomic::Ordering::Relaxed)
-}
+/// Positions with this many empty squares or fewer are solved by the game
+/// itself ([`Game::bounds_within`] is exact there).
+pub const SOLVE_EMPTIES: u32 = 6;
+/// Above this many empty squares, [`MoveOrder::BestReply`] orders moves by
+/// a one-reply search of the heuristic; fastest first below.
+pub const BEST_REPLY_EMPTIES: u32 = 12;
+/// Stable discs are counted for bounds at this many empty squares or fewer
+/// (earlier in the game they are rare and never decide a window).
+pub const STABILITY_EMPTIES: u32 = 12;
 
 /// The largest heuristic value, below [`HEURISTIC_SCALE`].
 const HEURISTIC_MAX: Value = HEURISTIC_SCALE - 1;
@@ -341,34 +357,7 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         return last_square(p, o, empty);
     }
     let mut best = -65;
-    if n >= TUNE[3].load(std::sync::atomic::Ordering::Relaxed) {
-        // Fastest first: the moves leaving the opponent the fewest replies.
-        let mut list = [(0u64, 0u64, 0u32); 16];
-        let mut k = 0;
-        let mut set = move_set(p, o);
-        while set != 0 {
-            let bit = set & set.wrapping_neg();
-            set ^= bit;
-            let f = flips(bit.trailing_zeros() as u8, p, o);
-            let replies = move_set(o ^ f, p | f | bit).count_ones();
-            let mut i = k;
-            while i > 0 && list[i - 1].2 > replies {
-                list[i] = list[i - 1];
-                i -= 1;
-            }
-            list[i] = (bit, f, replies);
-            k += 1;
-        }
-        for &(bit, f, _) in &list[..k] {
-            let v = -solve_small(o ^ f, p | f | bit, -beta, -alpha.max(best), false);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-    } else {
+    {
         // Parity: the empty squares of regions with an odd count first.
         let mut odd = 0;
         for q in QUADRANTS {
@@ -612,43 +601,33 @@ impl Board {
         let empty = !(p | o);
         match empty.count_ones() {
             0 | 1 => Some(last_square(p, o, empty)),
-            n if n <= solve_empties() => Some(solve_small(p, o, alpha, beta, false)),
+            n if n <= SOLVE_EMPTIES => Some(solve_small(p, o, alpha, beta, false)),
             _ => None,
         }
     }
 
-    /// A shallow negamax search with the heuristic at its leaves.
-    fn shallow(&self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        let mine = move_set(self.player, self.opponent);
-        if depth == 0 {
-            return self.heuristic(mine, move_set(self.opponent, self.player));
-        }
-        if mine == 0 {
-            let pass = Board {
-                player: self.opponent,
-                opponent: self.player,
-                black_to_move: !self.black_to_move,
-            };
-            if move_set(self.opponent, self.player) == 0 {
-                return final_score(self.player, self.opponent) * 1000;
+    /// The best heuristic value the side to move can reach with one move:
+    /// the opponent's heuristic after each of its moves, negated (a final
+    /// score × [`HEURISTIC_SCALE`] when the game is over).
+    fn best_reply(&self) -> i32 {
+        let (p, o) = (self.player, self.opponent);
+        let mut set = move_set(p, o);
+        if set == 0 {
+            let theirs = move_set(o, p);
+            if theirs == 0 {
+                return final_score(p, o) * HEURISTIC_SCALE;
             }
-            return -pass.shallow(depth - 1, -beta, -alpha);
+            // A forced pass: the opponent is to move again.
+            return -self.play(PASS).heuristic(theirs, 0);
         }
-        let mut best = -1_000_000;
-        let mut set = mine;
+        let mut best = i32::MIN;
         while set != 0 {
             let sq = set.trailing_zeros() as u8;
             set &= set - 1;
             let c = self.play(sq);
-            let v = -c.shallow(depth - 1, -beta, -alpha.max(best));
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-            }
+            let v = -c.heuristic(move_set(c.player, c.opponent), move_set(c.opponent, c.player));
+            best = best.max(v);
         }
-        let _ = &mut alpha;
         best
     }
 
@@ -696,6 +675,24 @@ pub enum Scoring {
     Exact,
     /// Final scores × 1000, a heuristic in `-999..=999` at a horizon: for fixed-depth searches.
     Heuristic,
+}
+
+/// How [`Othello`] orders the moves it lists (the order every search sees);
+/// see the [module documentation](self) for the measured effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveOrder {
+    /// Parity first (moves into regions with an odd number of empty
+    /// squares), then a static square order (corners first, X-squares last).
+    Squares,
+    /// Fastest first: the moves leaving the opponent the fewest replies (a
+    /// corner reply counting double) and the least potential mobility, then
+    /// as [`MoveOrder::Squares`].
+    FastestFirst,
+    /// Above [`BEST_REPLY_EMPTIES`] empty squares, the moves after which the
+    /// opponent's best reply scores worst by the heuristic (a one-reply
+    /// search); fastest first below.
+    #[default]
+    BestReply,
 }
 
 /// Why an Othello position text was rejected.
@@ -815,6 +812,7 @@ impl std::error::Error for OthelloError {}
 pub struct Othello {
     root: Board,
     scoring: Scoring,
+    order: MoveOrder,
 }
 
 impl Othello {
@@ -823,6 +821,7 @@ impl Othello {
         Othello {
             root: Board::new(),
             scoring: Scoring::Exact,
+            order: MoveOrder::BestReply,
         }
     }
 
@@ -831,6 +830,7 @@ impl Othello {
         Othello {
             root: board,
             scoring: Scoring::Exact,
+            order: MoveOrder::BestReply,
         }
     }
 
@@ -859,6 +859,16 @@ impl Othello {
     /// How positions are valued.
     pub fn scoring(&self) -> Scoring {
         self.scoring
+    }
+
+    /// The same position with moves listed in the given order.
+    pub fn with_order(self, order: MoveOrder) -> Othello {
+        Othello { order, ..self }
+    }
+
+    /// How moves are ordered.
+    pub fn order(&self) -> MoveOrder {
+        self.order
     }
 
     /// The root position.
@@ -893,40 +903,46 @@ impl Othello {
 /// Reads a move list starting at byte `lead` of `text` (columns count characters).
 fn parse_moves(text: &str, lead: usize) -> Result<Board, OthelloError> {
     let mut board = Board::new();
-    let chars: Vec<char> = text[lead..].trim_end().chars().collect();
-    let base = text[..lead].chars().count() + 1;
-    for (k, pair) in chars.chunks(2).enumerate() {
-        let index = k + 1;
-        let column = base + 2 * k;
-        let word: String = pair.iter().collect();
-        let sq = match pair {
-            [c, r] if c.is_ascii_alphabetic() && ('1'..='8').contains(r) => {
-                let c = c.to_ascii_lowercase();
-                if !('a'..='h').contains(&c) {
-                    None
-                } else {
-                    Some((*r as u8 - b'1') * 8 + (c as u8 - b'a'))
-                }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = text[..lead].chars().count();
+    let mut index = 0;
+    while i < chars.len() {
+        if chars[i].is_whitespace() {
+            i += 1;
+            continue;
+        }
+        index += 1;
+        let column = i + 1;
+        // A move is two characters, or the word `pass`.
+        let four: String = chars[i..chars.len().min(i + 4)].iter().collect();
+        let len = if four.eq_ignore_ascii_case("pass") { 4 } else { 2 };
+        let word: String = chars[i..chars.len().min(i + len)].iter().collect();
+        i += len;
+        let mv = match word.as_bytes() {
+            _ if len == 4 => Some(PASS),
+            &[c, r] if (b'a'..=b'h').contains(&c.to_ascii_lowercase()) && (b'1'..=b'8').contains(&r) => {
+                Some((r - b'1') * 8 + (c.to_ascii_lowercase() - b'a'))
             }
             _ => None,
         };
-        let Some(sq) = sq else {
+        let Some(mv) = mv else {
             return Err(OthelloError {
                 column,
                 kind: OthelloErrorKind::NotASquare { index, text: word },
             });
         };
-        // A forced pass is implied: the square is then the other player's.
-        if board.legal_set() == 0 {
-            if board.is_over() {
-                return Err(OthelloError {
-                    column,
-                    kind: OthelloErrorKind::GameOver { index, text: word },
-                });
-            }
+        if board.is_over() {
+            return Err(OthelloError {
+                column,
+                kind: OthelloErrorKind::GameOver { index, text: word },
+            });
+        }
+        // A forced pass may be left out: the square is then the other player's.
+        if mv != PASS && board.legal_set() == 0 {
             board = board.play(PASS);
         }
-        if board.legal_set() >> sq & 1 == 0 {
+        let legal = Othello::from_board(board).legal_moves();
+        if !legal.contains(&mv) {
             let othello = Othello::from_board(board);
             return Err(OthelloError {
                 column,
@@ -934,11 +950,11 @@ fn parse_moves(text: &str, lead: usize) -> Result<Board, OthelloError> {
                     index,
                     text: word.to_ascii_lowercase(),
                     player: othello.to_move_text(),
-                    legal: othello.legal_moves().into_iter().map(square_name).collect(),
+                    legal: legal.into_iter().map(square_name).collect(),
                 },
             });
         }
-        board = board.play(sq);
+        board = board.play(mv);
     }
     Ok(board)
 }
@@ -1055,35 +1071,40 @@ impl Game for Othello {
             .iter()
             .filter(|&&q| (empty & q).count_ones() & 1 == 1)
             .fold(0, |acc, &q| acc | q);
-        let fastest = empty.count_ones() > FASTEST_FIRST_EMPTIES;
+        let n_empty = empty.count_ones();
+        let order = match self.order {
+            _ if n_empty <= SOLVE_EMPTIES => MoveOrder::Squares,
+            MoveOrder::BestReply if n_empty <= BEST_REPLY_EMPTIES => MoveOrder::FastestFirst,
+            order => order,
+        };
         // Insertion sort on a small key; equal keys keep square order.
         let mut list = [(0u8, 0u32); 32];
         let mut n = 0;
         while set != 0 {
             let sq = set.trailing_zeros() as u8;
             set &= set - 1;
-            let t = |i: usize| TUNE[i].load(std::sync::atomic::Ordering::Relaxed);
             let mut key = u32::from(SQUARE_RANK[sq as usize]);
             if odd >> sq & 1 == 0 {
                 key += 8;
             }
-            if fastest {
+            if order != MoveOrder::Squares {
                 let f = flips(sq, p, o);
                 let np = p | f | (1 << sq);
                 let no = o ^ f;
                 let replies = move_set(no, np);
-                if empty.count_ones() > t(0) {
+                if order == MoveOrder::BestReply {
                     let child = Board {
                         player: no,
                         opponent: np,
                         black_to_move: !pos.black_to_move,
                     };
-                    let h = child.shallow(t(1), -100_000, 100_000);
-                    key = (h + 100_000) as u32 * 4 + key;
+                    // Lower is better for the mover; the rest breaks ties.
+                    key += 16 * (child.best_reply() + 100 * HEURISTIC_SCALE) as u32;
                 } else {
+                    // The opponent's replies, a corner counting double, and
+                    // its potential mobility (empty squares next to ours).
                     let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
-                    key += t(3) * mobility;
-                    key += 8 * (neighbours(np) & !(np | no)).count_ones();
+                    key += 16 * mobility + 8 * (neighbours(np) & !(np | no)).count_ones();
                 }
             }
             let mut i = n;
@@ -1131,9 +1152,6 @@ impl Game for Othello {
 
     #[inline]
     fn hash(&self, pos: &Board) -> Option<u64> {
-        if pos.empties() <= HASH_MIN {
-            return None;
-        }
         Some(pos.key())
     }
 
@@ -1177,7 +1195,7 @@ impl Game for Othello {
             }
             None => {
                 let (mut lo, mut hi) = (-64, 64);
-                if pos.empties() <= STABILITY_MAX {
+                if pos.empties() <= STABILITY_EMPTIES {
                     let occ = pos.player | pos.opponent;
                     // A player's stable discs are at most its discs.
                     let (np, no) = (pos.player.count_ones() as i32, pos.opponent.count_ones() as i32);
@@ -1299,10 +1317,405 @@ impl Playable for Othello {
     }
 }
 
-/// Temporary tuning knobs.
-pub static TUNE: [std::sync::atomic::AtomicU32; 4] = [
-    std::sync::atomic::AtomicU32::new(12),
-    std::sync::atomic::AtomicU32::new(1),
-    std::sync::atomic::AtomicU32::new(6),
-    std::sync::atomic::AtomicU32::new(99),
-];
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::{alphabeta, minimax};
+    use crate::search::SearchOptions;
+
+    /// A tiny deterministic generator (SplitMix64) for random playouts.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Flips by walking each direction square by square: the rules, plainly.
+    fn naive_flips(sq: u8, p: u64, o: u64) -> u64 {
+        if (p | o) >> sq & 1 == 1 {
+            return 0;
+        }
+        let (r0, c0) = (i32::from(sq / 8), i32::from(sq % 8));
+        let mut all = 0;
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)] {
+            let (mut r, mut c, mut run) = (r0 + dr, c0 + dc, 0u64);
+            while (0..8).contains(&r) && (0..8).contains(&c) && o >> (r * 8 + c) & 1 == 1 {
+                run |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            if (0..8).contains(&r) && (0..8).contains(&c) && p >> (r * 8 + c) & 1 == 1 {
+                all |= run;
+            }
+        }
+        all
+    }
+
+    /// Random positions reached by random legal play from the start,
+    /// `plies` moves deep (passes included), with their empties.
+    fn random_positions(seed: u64, count: usize, plies: usize) -> Vec<Board> {
+        let mut rng = Rng(seed);
+        let game = Othello::new();
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Board::new();
+            for _ in 0..plies {
+                let mut moves = Vec::new();
+                game.moves(&b, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                b = b.play(moves[rng.below(moves.len())]);
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    fn perft(game: &Othello, b: &Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        game.moves(b, &mut moves);
+        if moves.is_empty() {
+            return 1;
+        }
+        moves.iter().map(|&m| perft(game, &game.play(b, m), depth - 1)).sum()
+    }
+
+    #[test]
+    fn perft_through_the_game_trait() {
+        // The published Othello perft counts (passes count as moves).
+        let game = Othello::new();
+        let counts = [4, 12, 56, 244, 1396, 8200, 55092, 390_216, 3_005_288];
+        for (d, &n) in counts.iter().enumerate() {
+            assert_eq!(perft(&game, &game.root(), d as u32 + 1), n, "depth {}", d + 1);
+        }
+    }
+
+    #[test]
+    fn flips_and_moves_follow_the_rules() {
+        for b in random_positions(1, 400, 30)
+            .into_iter()
+            .chain(random_positions(2, 200, 55))
+        {
+            let (p, o) = (b.player, b.opponent);
+            let mut legal = 0;
+            for sq in 0..64u8 {
+                let want = naive_flips(sq, p, o);
+                if (p | o) >> sq & 1 == 0 {
+                    assert_eq!(flips(sq, p, o), want, "{} {}", b.to_ffo(), square_name(sq));
+                }
+                if want != 0 {
+                    legal |= 1 << sq;
+                }
+            }
+            assert_eq!(move_set(p, o), legal, "{}", b.to_ffo());
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped() {
+        let game = Othello::new();
+        let mut rng = Rng(7);
+        for b in random_positions(3, 300, 48) {
+            let (mine, theirs) = b.stable();
+            assert_eq!(mine & !b.player, 0);
+            assert_eq!(theirs & !b.opponent, 0);
+            // Random playouts to the end never flip them.
+            let black_stable = if b.black_to_move { mine } else { theirs };
+            let white_stable = if b.black_to_move { theirs } else { mine };
+            for _ in 0..20 {
+                let mut c = b;
+                loop {
+                    assert_eq!(c.black() & black_stable, black_stable, "{}", b.to_ffo());
+                    assert_eq!(c.white() & white_stable, white_stable, "{}", b.to_ffo());
+                    let mut moves = Vec::new();
+                    game.moves(&c, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    c = c.play(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        // A full board: every disc is stable.
+        let full = Board::from_discs(0x00FF_00FF_00FF_00FF, !0x00FF_00FF_00FF_00FF, true).unwrap();
+        assert_eq!(full.stable(), (full.player, full.opponent));
+        // A corner disc is stable, and so is an edge disc next to it; an
+        // edge disc with empty squares on both sides is not.
+        let b = Board::from_discs(1 | 1 << 1, 1 << 9, true).unwrap();
+        assert_eq!(b.stable().0, 0b11);
+        let b = Board::from_discs(1 | 1 << 2, 1 << 9, true).unwrap();
+        assert_eq!(b.stable().0, 1);
+    }
+
+    #[test]
+    fn the_game_solver_agrees_with_minimax() {
+        let game = Othello::new();
+        for b in random_positions(4, 60, 52) {
+            let g = Othello::from_board(b);
+            let exact = minimax::search(&g, &SearchOptions::default()).unwrap().value.unwrap();
+            // solve_small is exact with a full window, fail-soft with any other.
+            let score = if g.role(&b) == Role::Max { exact } else { -exact };
+            assert_eq!(
+                solve_small(b.player, b.opponent, -65, 65, false),
+                score,
+                "{}",
+                b.to_ffo()
+            );
+            for (a, c) in [
+                (score - 1, score + 1),
+                (score, score + 1),
+                (score - 1, score),
+                (-65, score - 3),
+            ] {
+                let v = solve_small(b.player, b.opponent, a, c, false);
+                if v <= a {
+                    assert!(score <= v, "{}: {v} in ({a}, {c})", b.to_ffo());
+                } else if v >= c {
+                    assert!(score >= v, "{}: {v} in ({a}, {c})", b.to_ffo());
+                } else {
+                    assert_eq!(v, score);
+                }
+            }
+            // The bounds hold the value, whatever the window.
+            for (a, c) in [
+                (-crate::INF, crate::INF),
+                (exact, exact + 1),
+                (exact - 1, exact),
+                (-64, 64),
+            ] {
+                let (lo, hi) = g.bounds_within(&b, a, c);
+                assert!(lo <= exact && exact <= hi, "{}: {exact} not in {lo}..={hi}", b.to_ffo());
+            }
+            let _ = &game;
+        }
+    }
+
+    #[test]
+    fn bounds_hold_before_the_last_squares() {
+        for b in random_positions(5, 40, 48) {
+            let g = Othello::from_board(b);
+            let opts = SearchOptions {
+                table: crate::TableSize::Megabytes(4),
+                ..Default::default()
+            };
+            let v = alphabeta::search(&g, &opts).unwrap().value.unwrap();
+            let (lo, hi) = g.bounds(&b);
+            assert!(lo <= v && v <= hi, "{}: {v} not in {lo}..={hi}", b.to_ffo());
+            // Heuristic scoring: the same bounds, scaled and widened.
+            let h = g.with_heuristic();
+            let (hlo, hhi) = h.bounds(&b);
+            assert!(hlo <= v * HEURISTIC_SCALE && v * HEURISTIC_SCALE <= hhi);
+            assert!(hlo <= -HEURISTIC_MAX && hhi >= HEURISTIC_MAX);
+        }
+    }
+
+    #[test]
+    fn move_orders_list_the_same_moves() {
+        for b in random_positions(6, 200, 20)
+            .into_iter()
+            .chain(random_positions(7, 200, 45))
+        {
+            let mut lists = Vec::new();
+            for order in [MoveOrder::Squares, MoveOrder::FastestFirst, MoveOrder::BestReply] {
+                let g = Othello::from_board(b).with_order(order);
+                let mut moves = Vec::new();
+                g.moves(&b, &mut moves);
+                let mut sorted = moves.clone();
+                sorted.sort_unstable();
+                lists.push(sorted);
+                assert_eq!(g.legal_moves().len(), moves.len());
+            }
+            assert!(lists.windows(2).all(|w| w[0] == w[1]));
+        }
+        // Corners first in the static order; fastest first prefers the move
+        // that leaves the opponent fewer replies.
+        assert_eq!(SQUARE_RANK[0], 0);
+        assert_eq!(SQUARE_RANK[9], 7);
+    }
+
+    #[test]
+    fn parsing_boards_and_move_lists() {
+        let start = Othello::from_position("").unwrap();
+        assert_eq!(start, Othello::new());
+        let ffo = start.board().to_ffo();
+        assert_eq!(
+            ffo,
+            format!("{}OX{}XO{} X", "-".repeat(27), "-".repeat(6), "-".repeat(27))
+        );
+        assert_eq!(Othello::from_position(&ffo).unwrap(), start);
+        // Case free, surrounding white space, `*` and `.` squares, a trailing `;` list.
+        let moves = Othello::from_position(" F5d6C3 ").unwrap();
+        let again = Othello::from_position(&format!("{}; f4:+2;", moves.board().to_ffo())).unwrap();
+        assert_eq!(again.board(), moves.board());
+        let stars = moves.board().to_ffo().replace('X', "*").replace('-', ".");
+        assert_eq!(Othello::from_position(&stars).unwrap().board(), moves.board());
+        assert_eq!(moves.to_move_text(), "White");
+        assert_eq!(
+            moves.to_string().lines().next().unwrap(),
+            "  a b c d e f g h",
+            "the display starts with the column letters"
+        );
+        assert!(moves.to_string().ends_with("O (White) to move; X 5, O 2\n"));
+    }
+
+    #[test]
+    fn move_lists_with_spaces_and_passes() {
+        // Random games written three ways read back to the same position:
+        // squares run together, separated by spaces with `pass` written out,
+        // and with forced passes left out.
+        let mut rng = Rng(11);
+        let mut passes = 0;
+        for _ in 0..300 {
+            let mut g = Othello::new();
+            let (mut joined, mut spaced, mut implied) = (String::new(), Vec::new(), String::new());
+            while g.result().is_none() {
+                let legal = g.legal_moves();
+                let mv = legal[rng.below(legal.len())];
+                let text = g.move_text(mv);
+                spaced.push(if rng.below(2) == 0 {
+                    text.to_uppercase()
+                } else {
+                    text.clone()
+                });
+                if mv == PASS {
+                    passes += 1;
+                } else {
+                    implied.push_str(&text);
+                }
+                joined.push_str(&text);
+                g = g.after(mv);
+            }
+            assert_eq!(Othello::from_position(&joined).unwrap(), g);
+            assert_eq!(Othello::from_position(&spaced.join(" ")).unwrap(), g);
+            assert_eq!(Othello::from_position(&implied).unwrap(), g);
+            // One move more: the game is over.
+            let e = Othello::from_position(&format!("{implied}a1")).unwrap_err();
+            assert!(matches!(e.kind, OthelloErrorKind::GameOver { .. }), "{e}");
+        }
+        assert!(passes > 0, "some random games pass");
+        // A pass where the side to move has a move is illegal.
+        let e = Othello::from_position("f5 pass").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "move 2 (`pass`, column 4): not a legal move for White (legal: f4 d6 f6)"
+        );
+    }
+
+    #[test]
+    fn errors_say_where_and_why() {
+        let err = |s: &str| Othello::from_position(s).unwrap_err().to_string();
+        assert_eq!(err("f5d"), "move 2 (`d`, column 3): not a square (a1 to h8)");
+        assert_eq!(err("  f5i1"), "move 2 (`i1`, column 5): not a square (a1 to h8)");
+        assert_eq!(
+            err("f5a1"),
+            "move 2 (`a1`, column 3): not a legal move for White (legal: f4 d6 f6)"
+        );
+        let b = "-".repeat(64);
+        assert_eq!(
+            err(&format!("{b} Z")),
+            "side to move `Z` (column 66): expected X (black) or O (white)"
+        );
+        assert_eq!(
+            err(&b),
+            "the side to move is missing after the board (column 65): X or O"
+        );
+        assert_eq!(
+            err(&format!("{b} X 7")),
+            "unexpected `7` (column 68) after the side to move"
+        );
+        assert_eq!(
+            err(&format!("{} X", &b[..63])),
+            "the board has 63 squares, not 64 (a1 to h8, row by row)"
+        );
+        assert_eq!(
+            err(&format!("{}- X", &b)),
+            "the board has 65 squares, not 64 (a1 to h8, row by row)"
+        );
+        let bad = format!("{}Q{} X", &b[..10], &b[11..]);
+        assert_eq!(
+            err(&bad),
+            "board square 11 is 'Q': squares are X or * (black), O (white), - or . (empty)"
+        );
+        // A game that is over takes no more moves.
+        let over = format!("{} X", "X".repeat(64));
+        assert!(Othello::from_position(&over).unwrap().board().is_over());
+    }
+
+    #[test]
+    fn passes_are_moves() {
+        // Black has a1, b1; White has c1... build a position where White cannot move.
+        // X X O - ... : Black to move plays d1, then White has no disc: game over.
+        let b = Board::from_discs(0b011, 0b100, true).unwrap();
+        let g = Othello::from_board(b);
+        assert_eq!(g.legal_moves(), vec![3]);
+        let after = g.after(3);
+        assert_eq!(after.result(), Some(GameResult::FirstPlayerWins));
+        assert!(after.legal_moves().is_empty());
+        assert_eq!(after.parse_move("d1").unwrap_err(), "the game is over");
+        // White to move with no move while Black has one: a pass.
+        let w = Othello::from_board(Board::from_discs(0b011, 0b100, false).unwrap());
+        assert_eq!(w.legal_moves(), vec![PASS]);
+        assert_eq!(w.parse_move("PASS"), Ok(PASS));
+        assert_eq!(w.move_text(PASS), "pass");
+        assert!(w.parse_move("d1").unwrap_err().contains("legal: pass"));
+        assert!(w.parse_move("zz").unwrap_err().contains("type a square"));
+        // A move list goes through the forced pass: after d1 by Black it is
+        // Black again... here the game simply ends.
+        let mut moves = Vec::new();
+        w.moves(&w.root(), &mut moves);
+        assert_eq!(moves, vec![PASS]);
+    }
+
+    #[test]
+    fn values_are_final_disc_differences() {
+        // A full board: the disc difference; empty squares go to the winner.
+        assert_eq!(final_score(!0 >> 20, (!0u64) << 44), 44 - 20);
+        assert_eq!(final_score(0b1, 0b110), -62); // 1 disc against 2: the winner takes the 61 empty squares
+        assert_eq!(final_score(0b11, 0b1100), 0);
+        let b = Board::from_discs(0b011, 0b100, true).unwrap();
+        let g = Othello::from_board(b);
+        // Black plays d1 and wipes White out: 4 discs, 60 empty squares to the winner.
+        assert_eq!(
+            alphabeta::search(&g, &SearchOptions::default()).unwrap().value,
+            Some(64)
+        );
+        assert_eq!(g.with_heuristic().evaluate(&g.play(&b, 3)), 64 * HEURISTIC_SCALE);
+    }
+
+    #[test]
+    fn keys_tell_positions_and_sides_apart() {
+        let mut seen = std::collections::HashMap::new();
+        for b in random_positions(8, 3000, 12) {
+            if let Some(old) = seen.insert(b.key(), b) {
+                assert_eq!(old, b);
+            }
+            let other = Board {
+                black_to_move: !b.black_to_move,
+                ..b
+            };
+            assert_ne!(b.key(), other.key());
+        }
+        assert!(seen.len() > 1000);
+    }
+
+    #[test]
+    fn heuristic_values_stay_in_range() {
+        for b in random_positions(9, 500, 30) {
+            let g = Othello::from_board(b).with_heuristic();
+            let v = g.evaluate(&b);
+            assert!(v.abs() <= HEURISTIC_MAX || v % HEURISTIC_SCALE == 0, "{v}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Othello against the FFO endgame suite (tests/data/othello, see the
+//! README there), every algorithm against minimax near the end of the game
+//! and at fixed depths, and the SSS\* theorems on Othello's tree.
+//!
+//! `ffo_40_to_44` solves five positions of 20-23 empty squares exactly:
+//! about 20 s in the optimised test profile. The harder ones are the bench's
+//! (`cargo bench -p stockman --bench ffo`).
+
+use stockman::games::othello::{MoveOrder, Othello};
+use stockman::games::positions::parse_positions;
+use stockman::{Algorithm, Game, LeafRecorder, Playable, SearchOptions, TableSize, Unfolded, Value};
+
+const FFO: &str = include_str!("data/othello/fforum-40-59.obf");
+
+fn table(mb: usize) -> SearchOptions {
+    SearchOptions {
+        table: TableSize::Megabytes(mb),
+        table_move_first: true,
+        ..SearchOptions::default()
+    }
+}
+
+/// The suite's lines: game, expected score, and the listed scores.
+fn suite() -> Vec<(usize, Othello, Value, stockman::games::positions::PositionLine)> {
+    parse_positions(FFO)
+        .unwrap()
+        .into_iter()
+        .map(|l| {
+            let g = Othello::from_position(&l.position).unwrap();
+            (39 + l.line, g, l.expected.unwrap(), l)
+        })
+        .collect()
+}
+
+#[test]
+fn the_suite_parses_and_its_moves_are_legal() {
+    let set = suite();
+    assert_eq!(set.len(), 20);
+    let empties: Vec<u32> = set.iter().map(|(_, g, _, _)| g.board().empties()).collect();
+    assert_eq!(
+        empties,
+        [20, 22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 34]
+    );
+    for (n, g, expected, line) in &set {
+        // Every listed move is legal, the first is the best, and the board
+        // written back in the FFO notation reads the same.
+        let legal: Vec<String> = g.legal_moves().iter().map(|&m| g.move_text(m)).collect();
+        for (mv, score) in &line.scores {
+            assert!(legal.contains(&mv.to_ascii_lowercase()), "#{n}: {mv} is not legal");
+            assert!(score <= expected, "#{n}: {mv}:{score} above the best {expected}");
+        }
+        assert_eq!(legal.len(), line.scores.len(), "#{n}: every move is listed");
+        assert_eq!(Othello::from_position(&g.board().to_ffo()).unwrap(), *g);
+    }
+}
+
+/// #40-#44 solved exactly, and the best move found is one the suite lists
+/// at the best score.
+#[test]
+fn ffo_40_to_44() {
+    for (n, g, expected, line) in suite().into_iter().take(5) {
+        let out = Algorithm::Mtdf.search(&g, &table(64)).unwrap();
+        assert_eq!(out.value, Some(expected), "#{n}");
+        let best = g.move_text(out.best_move.unwrap());
+        assert_eq!(line.score_of(&best), Some(expected), "#{n}: {best}");
+        eprintln!("#{n}: {expected} ({best}), {} positions", out.stats.nodes);
+    }
+}
+
+/// The first position with the other fast exact solvers too.
+#[test]
+fn ffo_40_with_negascout_and_mtd_bi() {
+    let (n, g, expected, _) = suite().remove(0);
+    for a in [Algorithm::NegaScout, Algorithm::MtdBi, Algorithm::AlphaBeta] {
+        let out = a.search(&g, &table(64)).unwrap();
+        assert_eq!(out.value, Some(expected), "#{n} {a}");
+    }
+}
+
+/// Positions a few moves before the end of the suite's games (found by
+/// playing each suite position's best line), solved by every algorithm.
+fn late_positions(empties: u32) -> Vec<Othello> {
+    let mut out = Vec::new();
+    for (_, mut g, _, _) in suite().into_iter().take(6) {
+        while g.board().empties() > empties && g.result().is_none() {
+            let mut moves = Vec::new();
+            g.moves(&g.root(), &mut moves);
+            // Walk a varied line: the last listed move (the game's order's worst guess).
+            g = g.after(*moves.last().unwrap());
+        }
+        out.push(g);
+    }
+    out
+}
+
+#[test]
+fn every_algorithm_solves_late_positions() {
+    for g in late_positions(9) {
+        let exact = Algorithm::Minimax
+            .search(&g, &SearchOptions::default())
+            .unwrap()
+            .value
+            .unwrap();
+        for order in [MoveOrder::Squares, MoveOrder::FastestFirst, MoveOrder::BestReply] {
+            let g = g.with_order(order);
+            for tt in [TableSize::Unbounded, TableSize::Megabytes(1)] {
+                let opts = SearchOptions {
+                    table: tt,
+                    ..SearchOptions::default()
+                };
+                for &a in Algorithm::ALL {
+                    let out = a.search(&g, &opts).unwrap();
+                    match out.bound {
+                        Some((lo, hi)) => assert!(lo <= exact && exact < hi, "{a}: {lo}..{hi}"),
+                        None => assert_eq!(out.value, Some(exact), "{a} {order:?} on {}", g.board().to_ffo()),
+                    }
+                    // The best move holds the value: the child's value, from the
+                    // child's mover's view, is the opposite (or the same after a pass).
+                    if let (Some(m), true) = (out.best_move, a.finds_value()) {
+                        let child = g.after(m);
+                        let v = Algorithm::Minimax
+                            .search(&child, &SearchOptions::default())
+                            .unwrap()
+                            .value
+                            .unwrap();
+                        let same_mover = child.board().black_to_move() == g.board().black_to_move();
+                        assert_eq!(if same_mover { v } else { -v }, exact, "{a}: {}", g.move_text(m));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_depth_searches_agree_with_minimax() {
+    let openings = ["f5d6c3d3c4", "f5f6e6f4", "c4c3d3c5b3", "e6f4c3c4d3", "d3c5f6f5e6e3"];
+    for text in openings {
+        let g = Othello::from_position(text).unwrap().with_heuristic();
+        for d in 1..=3 {
+            let opts = SearchOptions {
+                depth: Some(d),
+                ..SearchOptions::default()
+            };
+            let want = Algorithm::Minimax.search(&g, &opts).unwrap().value.unwrap();
+            for &a in Algorithm::ALL {
+                let out = a.search(&g, &opts).unwrap();
+                match out.bound {
+                    Some((lo, hi)) => assert!(lo <= want && want < hi, "{text} d{d} {a}"),
+                    None => assert_eq!(out.value, Some(want), "{text} depth {d}: {a}"),
+                }
+            }
+        }
+    }
+}
+
+/// On Othello's tree (transpositions unfolded), MT-SSS\* evaluates exactly
+/// SSS\*'s leaves in the same order, and MT-Dual\* Dual\*'s.
+#[test]
+fn mt_sss_equals_sss_on_the_othello_tree() {
+    for text in ["f5d6c3d3c4", "c4e3f6e6f5"] {
+        let tree = Unfolded(Othello::from_position(text).unwrap().with_heuristic());
+        for d in 1..=4 {
+            let opts = SearchOptions {
+                depth: Some(d),
+                ..SearchOptions::default()
+            };
+            let leaves = |a: Algorithm| {
+                let mut rec = LeafRecorder::default();
+                let out = a.search_observed(&tree, &opts, &mut rec).unwrap();
+                (out.value, rec.paths())
+            };
+            assert_eq!(leaves(Algorithm::MtSss), leaves(Algorithm::Sss), "{text} depth {d}");
+            assert_eq!(leaves(Algorithm::MtDual), leaves(Algorithm::Dual), "{text} depth {d}");
+        }
+    }
+}
