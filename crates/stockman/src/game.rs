@@ -54,8 +54,10 @@ pub trait Game {
     /// Whether MAX or MIN moves at `pos`.
     fn role(&self, pos: &Self::Position) -> Role;
 
-    /// Appends the moves of `pos` to `out` (which the caller clears), in search
-    /// order. No move means `pos` is terminal.
+    /// Appends the moves of `pos` to `out`, in search order. No move means
+    /// `pos` is terminal. `out` may already hold other moves (the depth-first
+    /// searches keep the move lists of a whole path in one vector): only
+    /// push or extend, never clear it or read what was there.
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
 
     /// The position reached by playing `mv` at `pos` (copy-make).
