@@ -77,6 +77,21 @@ pub trait Game {
         None
     }
 
+    /// The [`Game::hash`] of the position `mv` leads to from `pos`, if the
+    /// game can tell it without playing the move (an incremental key), or
+    /// `None` (the default).
+    ///
+    /// Depth-first searches with a fixed table ask it for every move of a
+    /// node they expand, before they order and search the moves, and ask the
+    /// table to start loading those children's entries: by the time a child
+    /// is probed its entry is usually in cache, where a probe of a large
+    /// table otherwise waits on main memory at nearly every node. Must equal
+    /// `self.hash(&self.play(pos, mv))`; a game whose key is not cheaper than
+    /// playing the move should leave the default.
+    fn child_hash(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// Bounds the game can prove on the value of `pos` without searching
     /// it, as `(lower, upper)`; by default nothing is known. Depth-first
     /// searches cut a node off when its bounds lie outside their window
@@ -161,6 +176,10 @@ impl<G: Game + ?Sized> Game for &G {
         (**self).hash(pos)
     }
     #[inline]
+    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+        (**self).child_hash(pos, mv)
+    }
+    #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         (**self).bounds(pos)
     }
@@ -224,6 +243,10 @@ impl<G: Game> Game for CostlyEval<G> {
     #[inline]
     fn hash(&self, pos: &Self::Position) -> Option<u64> {
         self.game.hash(pos)
+    }
+    #[inline]
+    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+        self.game.child_hash(pos, mv)
     }
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {

@@ -247,6 +247,24 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         None
     }
 
+    /// Asks the table to start loading the entries of the children of
+    /// `pos` (its moves are `cx.stack[start..]`), if the game can name their
+    /// keys without playing the moves ([`Game::child_hash`]). The ordering
+    /// and the first moves' searches then overlap the memory's latency
+    /// instead of waiting for it at each child's probe.
+    #[inline]
+    pub fn prefetch_children(&self, pos: &G::Position, start: usize, ply: u32) {
+        if !T::ENABLED || (self.cx.draft(ply + 1) == 0 && !self.table_at_horizon) {
+            return;
+        }
+        for &mv in &self.cx.stack[start..] {
+            match self.cx.game.child_hash(pos, mv) {
+                Some(k) => self.table.prefetch(k),
+                None => return,
+            }
+        }
+    }
+
     /// One full search of the root with a window, as a one-pass outcome.
     fn run(mut self, alpha: Value, beta: Value) -> Result<Outcome<G::Move>, SearchError> {
         let root = self.cx.game.root();
@@ -381,6 +399,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             return self.leaf(pos, &p);
         }
         self.cx.stats.nodes_expanded += 1;
+        self.prefetch_children(pos, start, ply);
         let role = self.cx.game.role(pos);
         if let Some((v, i)) = self.etc_cut(pos, start, ply, role, alpha, beta) {
             self.cx.pop_moves(start);

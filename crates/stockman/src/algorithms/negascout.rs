@@ -122,6 +122,7 @@ fn scout<G: Game, O: Observer, T: Table>(
         return e.leaf(pos, &p);
     }
     e.cx.stats.nodes_expanded += 1;
+    e.prefetch_children(pos, start, ply);
     let role = e.cx.game.role(pos);
     if let Some((v, i)) = e.etc_cut(pos, start, ply, role, alpha, beta) {
         e.cx.pop_moves(start);
