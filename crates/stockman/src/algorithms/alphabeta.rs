@@ -230,8 +230,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             return None;
         }
         for (i, &mv) in self.cx.stack[start..].iter().enumerate() {
-            let child = self.cx.game.play(pos, mv);
-            let k = self.cx.game.hash(&child)?;
+            let k = match self.cx.game.child_hash(pos, mv) {
+                Some(k) => k,
+                None => self.cx.game.hash(&self.cx.game.play(pos, mv))?,
+            };
             self.cx.stats.tt_probes += 1;
             let Some(e) = self.table.probe(k) else { continue };
             self.cx.stats.tt_hits += 1;
@@ -300,6 +302,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             entry: Entry::unknown(draft),
             hint: NO_MOVE,
             cut: None,
+            nodes: self.cx.stats.nodes,
         };
         let use_table = T::ENABLED && (draft > 0 || self.table_at_horizon);
         if use_table {
@@ -365,6 +368,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             entry.upper = g;
         }
         entry.best = best;
+        // The positions visited since this node's own visit, itself included.
+        entry.work = Entry::work_of(self.cx.stats.nodes - p.nodes + 1);
         self.table.store(k, entry);
         self.cx.stats.tt_stores += 1;
     }
@@ -487,6 +492,9 @@ pub(crate) struct Probe {
     pub hint: u32,
     /// A value that settles the node without search.
     pub cut: Option<Value>,
+    /// The positions visited before this node (its own visit counted), for
+    /// the work of its entry.
+    pub nodes: u64,
 }
 
 /// The `k`-th move to try when move `first` goes first and the rest keep their order.
