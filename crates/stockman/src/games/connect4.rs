@@ -66,7 +66,16 @@
 //!   (exact scores at terminals), turned to MAX's view, and in heuristic
 //!   mode scaled by 100 and widened to include `-99..=99`.
 //! - **Hash.** Pons' key `current + mask`: unique for every position (49
-//!   bits), so the table never confuses two positions.
+//!   bits), so the table never confuses two positions. When the root is
+//!   its own mirror image (the empty board, or any position symmetric
+//!   about the centre column), a position and its mirror image have the
+//!   same value and share one key, the smaller of their two: the table
+//!   then solves each pair once (the first moves 1 and 7, 2 and 6, 3 and 5
+//!   lead to mirrored games). The moves of a position whose mirror image
+//!   has the smaller key break their ties in mirrored order (4, 5, 3, 6,
+//!   2, 7, 1), so that a best move stored as an index in one list names
+//!   the mirrored move in the other. Other roots keep plain keys: their
+//!   searches meet a position and its mirror image only rarely.
 //!
 //! # Example
 //! ```
@@ -119,6 +128,11 @@ const BOTTOM: u64 = {
 const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 /// Centre-first column order, for ties of the move ordering.
 const ORDER: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+/// [`ORDER`] seen in a mirror: the ties of a position whose mirror image
+/// holds its shared key ([`ConnectFour`]'s symmetry).
+const ORDER_MIRRORED: [u8; WIDTH] = [3, 4, 2, 5, 1, 6, 0];
+/// The bits of one column, sentinel included.
+const COLUMN_BITS: u64 = (1 << H1) - 1;
 
 /// The number of possible fours through each cell, bottom row first.
 const WEIGHTS: [[u8; WIDTH]; HEIGHT] = [
@@ -178,6 +192,19 @@ fn winning_cells(stones: u64, mask: u64) -> u64 {
         r |= p & (stones >> (3 * s));
     }
     r & (BOARD ^ mask)
+}
+
+/// A bitboard (or a key: columns never carry into each other) seen in a
+/// mirror: column `c` moves to column `6 - c`.
+#[inline]
+fn mirror(x: u64) -> u64 {
+    let mut r = 0;
+    let mut c = 0;
+    while c < WIDTH as u32 {
+        r |= (x >> (c * H1) & COLUMN_BITS) << ((WIDTH as u32 - 1 - c) * H1);
+        c += 1;
+    }
+    r
 }
 
 /// Whether `stones` hold four in a row.
@@ -404,16 +431,34 @@ pub enum Scoring {
 }
 
 /// Connect Four from a given position; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConnectFour {
     root: Board,
     scoring: Scoring,
+    /// The root is its own mirror image: positions and their mirror images
+    /// share keys (see the module docs, "Hash").
+    symmetric: bool,
+}
+
+impl Default for ConnectFour {
+    fn default() -> ConnectFour {
+        ConnectFour::at(Board::new(), Scoring::Exact)
+    }
 }
 
 impl ConnectFour {
     /// The empty board, first player (MAX) to move, exact scoring.
     pub fn new() -> ConnectFour {
         ConnectFour::default()
+    }
+
+    /// The game from `root`.
+    fn at(root: Board, scoring: Scoring) -> ConnectFour {
+        ConnectFour {
+            root,
+            scoring,
+            symmetric: root.key() == mirror(root.key()),
+        }
     }
 
     /// The position after the columns of `moves` (digits `1`-`7`, first
@@ -450,10 +495,7 @@ impl ConnectFour {
             // The stones of the player who just moved are `mask ^ current`.
             board.lost = has_four(board.mask ^ board.current);
         }
-        Ok(ConnectFour {
-            root: board,
-            scoring: Scoring::Exact,
-        })
+        Ok(ConnectFour::at(board, Scoring::Exact))
     }
 
     /// The same position with [`Scoring::Heuristic`], for fixed-depth searches.
@@ -479,6 +521,17 @@ impl ConnectFour {
     /// Stones on the board at the root.
     pub fn moves_played(&self) -> usize {
         self.root.moves_played()
+    }
+
+    /// The table key of a position whose own key is `key`: itself, or
+    /// under a symmetric root the smaller of it and its mirror image's.
+    #[inline]
+    fn shared_key(&self, key: u64) -> u64 {
+        if self.symmetric {
+            key.min(mirror(key))
+        } else {
+            key
+        }
     }
 
     /// A score for the side to move at `pos`, as a value from MAX's view.
@@ -540,10 +593,17 @@ impl Game for ConnectFour {
                 }
             }
         };
-        // Insertion sort by threats, stable over the centre-first order.
+        // Insertion sort by threats, stable over the centre-first order (as
+        // seen in the mirror when the mirror image holds the shared key, so
+        // that a stored best move's index names the mirrored move there).
+        let order = if self.symmetric && mirror(pos.key()) < pos.key() {
+            &ORDER_MIRRORED
+        } else {
+            &ORDER
+        };
         let mut list = [(0u8, 0u32); WIDTH];
         let mut n = 0;
-        for col in ORDER {
+        for &col in order {
             let mv = nonlosing & column_mask(col);
             if mv == 0 {
                 continue;
@@ -582,16 +642,18 @@ impl Game for ConnectFour {
         }
     }
 
+    /// The key `current + mask`, shared with the mirror image under a
+    /// symmetric root (see the module docs).
     #[inline]
     fn hash(&self, pos: &Board) -> Option<u64> {
-        Some(pos.key())
+        Some(self.shared_key(pos.key()))
     }
 
     /// The child's key, from two additions: the searches prefetch the
     /// table entries of a node's children with it.
     #[inline]
     fn child_hash(&self, pos: &Board, mv: u8) -> Option<u64> {
-        Some(pos.child_key(mv))
+        Some(self.shared_key(pos.child_key(mv)))
     }
 
     /// The column, and whose stone it is.
@@ -647,10 +709,7 @@ impl Playable for ConnectFour {
     }
 
     fn after(&self, mv: u8) -> ConnectFour {
-        ConnectFour {
-            root: self.root.play(mv),
-            ..*self
-        }
+        ConnectFour::at(self.root.play(mv), self.scoring)
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
@@ -858,6 +917,31 @@ mod tests {
         // playing 3 or 6 makes two winning cells, the others fewer.
         let order = listed(&game("4455"));
         assert_eq!(&order[..2], &[2, 5]);
+    }
+
+    #[test]
+    fn mirror_images_share_keys_under_a_symmetric_root() {
+        let root = ConnectFour::new();
+        assert!(root.symmetric && game("44").symmetric && !game("1").symmetric);
+        // Play a game and its mirror image from the empty board.
+        let (mut a, mut b) = (root.root(), root.root());
+        for col in [0, 1, 3, 3, 2, 5, 6, 2, 4] {
+            a = root.play(&a, col);
+            b = root.play(&b, 6 - col);
+            assert_eq!(mirror(a.key()), b.key());
+            assert_eq!(root.hash(&a), root.hash(&b));
+            let (mut la, mut lb) = (Vec::new(), Vec::new());
+            root.moves(&a, &mut la);
+            root.moves(&b, &mut lb);
+            // The same list seen in a mirror: index i names mirrored moves.
+            assert_eq!(la.iter().map(|&c| 6 - c).collect::<Vec<_>>(), lb);
+        }
+        // An asymmetric root keeps every position's own key.
+        let g = game("1");
+        let (a, b) = (g.play(&g.root(), 2), g.play(&g.root(), 4));
+        assert_eq!((g.hash(&a), g.hash(&b)), (Some(a.key()), Some(b.key())));
+        // Mirrored games have the same value.
+        assert_eq!(solve("4455321"), solve("4433567"));
     }
 
     #[test]
