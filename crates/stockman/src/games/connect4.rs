@@ -419,16 +419,7 @@ enum Status {
     Open { nonlosing: u64, mine: u64, theirs: u64 },
 }
 
-/// How [`ConnectFour`] values positions; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Scoring {
-    /// Exact scores at terminals, 0 at a horizon: for searches to the end.
-    #[default]
-    Exact,
-    /// Scores × 100 at terminals, a heuristic in `-99..=99` at a horizon:
-    /// for fixed-depth searches.
-    Heuristic,
-}
+pub use super::Scoring;
 
 /// Connect Four from a given position; see the [module documentation](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -675,11 +666,7 @@ impl Game for ConnectFour {
                     lo = (lo * HEURISTIC_SCALE).min(-HEURISTIC_MAX);
                     hi = (hi * HEURISTIC_SCALE).max(HEURISTIC_MAX);
                 }
-                if self.role(pos) == Role::Max {
-                    (lo, hi)
-                } else {
-                    (-hi, -lo)
-                }
+                super::for_role(self.role(pos), (lo, hi))
             }
         }
     }

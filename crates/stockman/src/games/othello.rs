@@ -704,15 +704,7 @@ impl fmt::Display for Board {
     }
 }
 
-/// How [`Othello`] values positions; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Scoring {
-    /// Final disc differences at the end, 0 at a horizon: for searches to the end.
-    #[default]
-    Exact,
-    /// Final scores × 1000, a heuristic in `-999..=999` at a horizon: for fixed-depth searches.
-    Heuristic,
-}
+pub use super::Scoring;
 
 /// How [`Othello`] orders the moves it lists (the order every search sees);
 /// see the [module documentation](self) for the measured effect.
@@ -1218,8 +1210,8 @@ impl Game for Othello {
             Scoring::Heuristic => HEURISTIC_SCALE,
         };
         // The window from the side to move's view, in its units.
-        let max = self.role(pos) == Role::Max;
-        let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
+        let role = self.role(pos);
+        let (a, b) = super::for_role(role, (alpha, beta));
         // ... as final scores: a fail-soft result outside them settles the window.
         let (sa, sb) = if scale == 1 {
             (a.clamp(-65, 65), b.clamp(-65, 65))
@@ -1258,11 +1250,7 @@ impl Game for Othello {
                 }
             }
         };
-        if max {
-            (lo, hi)
-        } else {
-            (-hi, -lo)
-        }
+        super::for_role(role, (lo, hi))
     }
 
     fn name(&self) -> &str {
