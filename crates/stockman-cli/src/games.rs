@@ -196,6 +196,51 @@ struct Summary {
     times_us: Vec<u64>,
 }
 
+/// The last lines of a batch's JSON output: `{"summary": {...}}`, one per
+/// algorithm, with the same figures as the text summary (times in µs).
+#[derive(Serialize)]
+struct SummaryLine<'a> {
+    summary: SummaryFigures<'a>,
+}
+
+#[derive(Serialize)]
+struct SummaryFigures<'a> {
+    algorithm: &'a str,
+    positions: u64,
+    wrong: u64,
+    bad_moves: u64,
+    failed: u64,
+    mean_time_us: f64,
+    median_time_us: u64,
+    p99_time_us: u64,
+    mean_nodes: f64,
+    positions_per_s: f64,
+    /// The batch's totals.
+    stats: Stats,
+}
+
+impl<'a> SummaryLine<'a> {
+    fn new(algorithm: &'a str, s: &Summary) -> SummaryLine<'a> {
+        let n = s.positions.max(1) as f64;
+        let secs = s.stats.time_us as f64 / 1e6;
+        SummaryLine {
+            summary: SummaryFigures {
+                algorithm,
+                positions: s.positions,
+                wrong: s.wrong,
+                bad_moves: s.bad_moves,
+                failed: s.failed,
+                mean_time_us: s.stats.time_us as f64 / n,
+                median_time_us: quantile(&s.times_us, 0.5),
+                p99_time_us: quantile(&s.times_us, 0.99),
+                mean_nodes: s.stats.nodes as f64 / n,
+                positions_per_s: if secs > 0.0 { s.stats.nodes as f64 / secs } else { 0.0 },
+                stats: s.stats,
+            },
+        }
+    }
+}
+
 /// The `q`-quantile (0..=1) of `xs` by the nearest-rank method: the
 /// smallest value with at least a fraction `q` of the values at or below it.
 fn quantile(xs: &[u64], q: f64) -> u64 {
@@ -274,8 +319,15 @@ pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if format == Format::Text {
-        print!("{}", summary_table(&algos, &summaries));
+    match format {
+        Format::Text => print!("{}", summary_table(&algos, &summaries)),
+        // After the position lines, one summary line per algorithm, told
+        // apart from them by its `summary` key.
+        Format::Json => {
+            for (a, s) in algos.iter().zip(&summaries) {
+                println!("{}", serde_json::to_string(&SummaryLine::new(a.name(), s))?);
+            }
+        }
     }
     let bad = summaries.iter().any(|s| s.wrong > 0 || s.bad_moves > 0 || s.failed > 0);
     Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })

@@ -243,23 +243,52 @@ pub struct How {
 
 /// Shows each finished pass of a null-window driver (MT-SSS\*, MTD(f),
 /// MTD(bi), BNS...) on a spinner: the pass, its test, the result and the
-/// bounds proved so far, and the leaves evaluated.
+/// bounds proved so far, and the leaves evaluated; and, updated while a pass
+/// runs, the positions visited so far ([`SearchOptions::progress`], read by
+/// a thread of its own five times a second).
 struct Progress {
     bar: indicatif::ProgressBar,
     leaves: u64,
+    nodes: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Progress {
     fn new(name: &str) -> Progress {
+        use std::sync::atomic::Ordering;
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {prefix}: {msg}")
-                .expect("a valid template"),
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} {prefix}: {human_pos} positions visited; {msg}",
+            )
+            .expect("a valid template"),
         );
         bar.set_prefix(name.to_string());
         bar.set_message("first pass...");
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
-        Progress { bar, leaves: 0 }
+        let nodes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let reader = {
+            let (bar, nodes) = (bar.clone(), nodes.clone());
+            std::thread::spawn(move || {
+                while !bar.is_finished() {
+                    bar.set_position(nodes.load(Ordering::Relaxed));
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+            })
+        };
+        Progress {
+            bar,
+            leaves: 0,
+            nodes,
+            reader: Some(reader),
+        }
+    }
+
+    fn finish(mut self) {
+        self.bar.finish_and_clear();
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
     }
 }
 
@@ -302,8 +331,12 @@ fn run_one<G: Game>(
     let show = how.progress && !how.leaves && !a.is_best_first() && std::io::stderr().is_terminal();
     if show {
         let mut p = Progress::new(&name);
-        let r = search_with(game, a, opts, deepen, table, &mut p);
-        p.bar.finish_and_clear();
+        let opts = SearchOptions {
+            progress: Some(p.nodes.clone()),
+            ..opts.clone()
+        };
+        let r = search_with(game, a, &opts, deepen, table, &mut p);
+        p.finish();
         Row::new(&name, r, best, None)
     } else if how.leaves {
         let mut rec = LeafRecorder::default();

@@ -1444,6 +1444,71 @@ fn chess_errors_exit_2_with_the_problem_named() {
     assert_contains(&run.stderr, &["--game chess needs --depth N"]);
 }
 
+/// A batch's JSON output: its position lines, then its summary lines
+/// (`{"summary": {...}}`, one per algorithm, after every position line).
+fn batch_json(stdout: &str) -> (Vec<Json>, Vec<Json>) {
+    let all: Vec<Json> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .collect();
+    let first = all.iter().position(|l| l.get("summary").is_some()).unwrap_or(all.len());
+    let (lines, summaries) = all.split_at(first);
+    assert!(summaries.iter().all(|l| l.get("summary").is_some()), "{stdout}");
+    (lines.to_vec(), summaries.to_vec())
+}
+
+/// A Connect Four batch reports, per algorithm, the mean, median and 99th
+/// percentile time per position beside the positions visited: in the text
+/// table and in the JSON summary lines. (Only that the figures are there:
+/// their values are the clock's.)
+#[test]
+fn a_batch_summary_has_mean_median_and_p99_times() {
+    let set = TempFile::new(
+        "c4.txt",
+        "2252576253462244111563365343671351441 -1\n\
+         7422341735647741166133573473242566 1\n\
+         23163416124767223154467471272416755633 0\n",
+    );
+    let args = [
+        "solve",
+        "--game",
+        "connect4",
+        "--algo",
+        "mtd-bi,mtdf",
+        "--positions",
+        set.arg(),
+    ];
+    let run = ok(&args);
+    assert_contains(
+        &run.stdout,
+        &["mean time", "median time", "p99 time", "mean visited", "positions/s"],
+    );
+    let mut json = args.to_vec();
+    json.extend_from_slice(&["--format", "json"]);
+    let run = ok(&json);
+    let (lines, summaries) = batch_json(&run.stdout);
+    assert_eq!(lines.len(), 6);
+    assert_eq!(summaries.len(), 2);
+    for (s, algo) in summaries.iter().zip(["mtd-bi", "mtdf"]) {
+        let s = &s["summary"];
+        assert_eq!(s["algorithm"], algo);
+        assert_eq!(s["positions"], 3);
+        assert_eq!(s["wrong"], 0);
+        assert_eq!(s["failed"], 0);
+        for field in ["mean_time_us", "median_time_us", "p99_time_us", "positions_per_s"] {
+            assert!(s[field].is_number(), "{field} missing: {s}");
+        }
+        // The nodes are exact: the summary's total is the lines' sum.
+        let nodes: u64 = lines
+            .iter()
+            .filter(|l| l["algorithm"] == algo)
+            .map(|l| l["stats"]["nodes"].as_u64().unwrap())
+            .sum();
+        assert_eq!(s["stats"]["nodes"], nodes);
+        assert_eq!(s["mean_nodes"].as_f64().unwrap(), nodes as f64 / 3.0);
+    }
+}
+
 /// An EPD file is a chess test set: one position a line, operations ignored.
 #[test]
 fn chess_positions_files_hold_fen_and_epd_lines() {
@@ -1467,12 +1532,9 @@ fn chess_positions_files_hold_fen_and_epd_lines() {
         "--format",
         "json",
     ]);
-    let lines: Vec<Json> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON lines"))
-        .collect();
+    let (lines, summaries) = batch_json(&run.stdout);
     assert_eq!(lines.len(), 6);
+    assert_eq!(summaries.len(), 2);
     assert!(
         lines.iter().all(|l| l["best_move"].as_str().is_some_and(is_uci)),
         "{lines:?}"
@@ -1577,8 +1639,11 @@ fn othello_positions_files_check_values_and_best_moves() {
         "json",
     ]);
     assert_eq!(run.code, Some(1), "a wrong line fails the batch: {run:?}");
-    let lines: Vec<Json> = run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (lines, summaries) = batch_json(&run.stdout);
     assert_eq!(lines.len(), 6);
+    assert_eq!(summaries.len(), 2);
+    assert_eq!(summaries[0]["summary"]["wrong"], 2);
+    assert_eq!(summaries[0]["summary"]["bad_moves"], 1);
     assert_eq!(lines[0]["expected"], 38);
     assert_eq!(lines[0]["best_move_score"], 38);
     assert_eq!(lines[2]["expected"], 40);

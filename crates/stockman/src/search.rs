@@ -3,6 +3,8 @@
 use crate::stats::Stats;
 use crate::table::TableSize;
 use crate::value::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default cap on OPEN-list entries of the best-first searches.
@@ -61,6 +63,11 @@ pub struct SearchOptions {
     /// if the value falls outside. `None`: full windows. In the game's value
     /// units (Connect Four's heuristic: 100 per point of score).
     pub aspiration: Option<Value>,
+    /// Where a search publishes how many positions it has visited so far
+    /// (every 1,024 positions), for a progress display in another thread.
+    /// `None` (the default): nowhere. Iterative deepening counts each
+    /// iteration from 0.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 impl Default for SearchOptions {
@@ -78,6 +85,7 @@ impl Default for SearchOptions {
             killers: false,
             etc: false,
             aspiration: None,
+            progress: None,
         }
     }
 }
@@ -285,6 +293,8 @@ pub(crate) struct Budget {
     /// The next node count at which [`Budget::check`] must look: the
     /// earlier of the clock's next turn and the node limit's excess.
     next_check: u64,
+    /// [`SearchOptions::progress`].
+    progress: Option<Arc<AtomicU64>>,
 }
 
 /// How many positions pass between two looks at the clock.
@@ -299,6 +309,7 @@ impl Budget {
             time_limit: opts.time_limit,
             next_clock_check: CLOCK_INTERVAL,
             next_check: CLOCK_INTERVAL.min(max_nodes.saturating_add(1)),
+            progress: opts.progress.clone(),
         }
     }
 
@@ -327,6 +338,9 @@ impl Budget {
         }
         if stats.nodes >= self.next_clock_check {
             self.next_clock_check = stats.nodes + CLOCK_INTERVAL;
+            if let Some(p) = &self.progress {
+                p.store(stats.nodes, Ordering::Relaxed);
+            }
             if let Some(limit) = self.time_limit {
                 if self.start.elapsed() > limit {
                     stats.time_us = self.elapsed_us();
