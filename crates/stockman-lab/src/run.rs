@@ -223,10 +223,9 @@ impl Plan {
     }
 }
 
-/// Combines shard results (files, or directories holding `results-*.csv`)
-/// into `out`: the merged `results.csv`, the summary and the plots. Returns
-/// the merged records and the files written.
-pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
+/// The results files named by `inputs`: files as given, and the
+/// `results-*.csv` files of directories (sorted).
+pub fn shard_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut files = Vec::new();
     for p in inputs {
         if p.is_dir() {
@@ -253,6 +252,14 @@ pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<P
             "nothing to merge: name the shards' CSV files or their directories",
         ));
     }
+    Ok(files)
+}
+
+/// Combines shard results (files, or directories holding `results-*.csv`)
+/// into `out`: the merged `results.csv`, the summary and the plots. Returns
+/// the merged records and the files written.
+pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
+    let files = shard_files(inputs)?;
     let sets = files.iter().map(|f| read_csv(f)).collect::<Result<Vec<_>, _>>()?;
     let records = merge(sets)?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
