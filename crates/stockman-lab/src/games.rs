@@ -14,6 +14,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use stockman::{Algorithm, Stats, Value};
 
+/// NegaScout's mean time below which no time ratio is given: shorter
+/// searches measure the clock and the scheduler more than the search.
+pub const MIN_TIME_US: f64 = 100.0;
+
 /// The name of the rows that hold a position's minimal tree.
 pub const MINIMAL: &str = "minimal-tree";
 
@@ -135,7 +139,9 @@ pub fn write_csv(path: &Path, records: &[GameRecord]) -> Result<(), Error> {
     for r in records {
         w.write_record(fields(r)).map_err(|e| Error::csv(path, e))?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
     write_atomic(path, &bytes)
 }
 
@@ -303,7 +309,8 @@ pub struct GameCell {
     /// Geometric mean over positions of nodes / NegaScout's nodes.
     pub nodes_vs_ns: Option<f64>,
     /// Total time over the positions / NegaScout's total time (a ratio of
-    /// sums: single searches take microseconds, below the clock's resolution).
+    /// sums: single searches may take microseconds), where NegaScout took
+    /// at least [`MIN_TIME_US`] on average.
     pub time_vs_ns: Option<f64>,
     /// Geometric mean over positions of leaves / the minimal tree's leaves.
     pub leaves_vs_minimal: Option<f64>,
@@ -426,7 +433,7 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
         for ((a, d), (rs, failed)) in groups {
             let n = rs.len().max(1) as f64;
             let mean = |f: &dyn Fn(&Stats) -> u64| rs.iter().map(|r| f(&r.stats) as f64).sum::<f64>() / n;
-            let (mut lv, mut nv, mut tn, mut td, mut mv) = (vec![], vec![], 0.0, 0.0, vec![]);
+            let (mut lv, mut nv, mut tn, mut td, mut tk, mut mv) = (vec![], vec![], 0.0, 0.0, 0usize, vec![]);
             for r in &rs {
                 let at = (r.position.as_str(), r.depth);
                 if let Some(b) = ns.and_then(|b| find(at, t, b)) {
@@ -438,6 +445,7 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
                     }
                     tn += r.stats.time_us as f64;
                     td += b.stats.time_us as f64;
+                    tk += 1;
                 }
                 if let Some(m) = minimal.get(&at).filter(|m| m.stats.leaf_evals > 0) {
                     mv.push(r.stats.leaf_evals as f64 / m.stats.leaf_evals as f64);
@@ -457,7 +465,7 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
                     passes: mean(&|s| s.passes),
                     leaves_vs_ns: geomean(&lv),
                     nodes_vs_ns: geomean(&nv),
-                    time_vs_ns: (td > 0.0).then(|| tn / td),
+                    time_vs_ns: (tk > 0 && td / tk as f64 >= MIN_TIME_US).then(|| tn / td),
                     leaves_vs_minimal: geomean(&mv),
                     leaves_vs_minimal_range: range,
                 },
@@ -496,7 +504,10 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
                 let counts = |t: u64| -> Option<Vec<(u64, u64)>> {
                     positions
                         .iter()
-                        .map(|p| ok.get(&((*p, d), Some(t), a)).map(|r| (r.stats.leaf_evals, r.stats.nodes)))
+                        .map(|p| {
+                            ok.get(&((*p, d), Some(t), a))
+                                .map(|r| (r.stats.leaf_evals, r.stats.nodes))
+                        })
                         .collect()
                 };
                 let Some(last) = largest.and_then(counts) else { continue };
@@ -584,11 +595,19 @@ fn fmt_count(x: f64) -> String {
     }
 }
 
+fn fmt_int(x: u64) -> String {
+    if x >= 1000 {
+        fmt_count(x as f64)
+    } else {
+        x.to_string()
+    }
+}
+
 fn table_title(t: Option<u64>) -> String {
     match t {
         Some(b) => {
             let mb = f64::from_bits(b);
-            format!("{} MiB table ({} entries)", fmt_mb(mb), fmt_count(table_entries(mb) as f64))
+            format!("{} MiB table ({} entries)", fmt_mb(mb), fmt_int(table_entries(mb)))
         }
         None => "no table".to_string(),
     }
@@ -644,7 +663,8 @@ impl GameSummary {
             o,
             "\nRelative columns: leaves and nodes are the geometric mean over the positions of the \
              ratio to NegaScout's count at the same position, depth and table; time is the ratio of \
-             the total times (one search takes microseconds). `+id`: iterative deepening, whose counts \
+             the total times, given where NegaScout took 0.1 ms or more on average (one process on \
+             a shared machine: secondary evidence). `+id`: iterative deepening, whose counts \
              add up every iteration. Leaves / minimal: against the minimal tree of the last depth \
              (tree nodes, Knuth and Moore), geometric mean (smallest-largest)."
         );
@@ -781,7 +801,9 @@ impl GameSummary {
             ("leaves-vs-negascout", "leaves / NegaScout's leaves", |c| c.leaves_vs_ns),
             ("nodes-vs-negascout", "nodes / NegaScout's nodes", |c| c.nodes_vs_ns),
             ("time-vs-negascout", "time / NegaScout's time", |c| c.time_vs_ns),
-            ("leaves-vs-minimal", "leaves / minimal tree's leaves", |c| c.leaves_vs_minimal),
+            ("leaves-vs-minimal", "leaves / minimal tree's leaves", |c| {
+                c.leaves_vs_minimal
+            }),
         ];
         for (t, cells) in &self.cells {
             for (file, y_desc, f) in measures {
@@ -901,7 +923,15 @@ pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<GameRecord>, V
 mod tests {
     use super::*;
 
-    fn rec(job: u64, pos: &str, depth: u32, tt: Option<f64>, algo: &str, leaves: u64, value: Option<i32>) -> GameRecord {
+    fn rec(
+        job: u64,
+        pos: &str,
+        depth: u32,
+        tt: Option<f64>,
+        algo: &str,
+        leaves: u64,
+        value: Option<i32>,
+    ) -> GameRecord {
         GameRecord {
             job,
             game: "connect4".into(),
@@ -991,7 +1021,10 @@ mod tests {
         assert_eq!(s.settles[&(2, 2)], (0.5, false));
         assert!((s.by_table[&(2, 0.5f64.to_bits())] - 0.9).abs() < 1e-12);
         let md = s.markdown();
-        assert!(md.contains("## Table size") && md.contains("| mtdf+id | 0.5 | 2* |"), "{md}");
+        assert!(
+            md.contains("## Table size") && md.contains("| mtdf+id | 0.5 | 2* |"),
+            "{md}"
+        );
         assert!(md.contains("## The minimal tree"), "{md}");
         let plots = s.plots().unwrap();
         let names: Vec<&str> = plots.iter().map(|(n, _)| n.as_str()).collect();

@@ -670,14 +670,19 @@ pub struct Axes<'a> {
 pub fn plot_lines(axes: &Axes<'_>, series: &[Series]) -> Result<String, Error> {
     use plotters::prelude::*;
     // Lines with identical points are drawn once.
-    let mut groups: Vec<(Vec<&str>, &[(f64, f64)])> = Vec::new();
+    // (the series sharing a line, its points)
+    type Line<'a> = (Vec<&'a str>, &'a [(f64, f64)]);
+    let mut groups: Vec<Line> = Vec::new();
     for s in series.iter().filter(|s| !s.points.is_empty()) {
         match groups.iter_mut().find(|(_, p)| *p == s.points.as_slice()) {
             Some((names, _)) => names.push(&s.name),
             None => groups.push((vec![&s.name], &s.points)),
         }
     }
-    let (x0, x1) = axes.xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let (x0, x1) = axes
+        .xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
     let (x0, x1) = if x0.is_finite() { (x0, x1) } else { (0.0, 1.0) };
     let ys = groups.iter().flat_map(|(_, p)| p.iter().map(|q| q.1));
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
@@ -699,24 +704,32 @@ pub fn plot_lines(axes: &Axes<'_>, series: &[Series]) -> Result<String, Error> {
             .y_label_area_size(58)
             .build_cartesian_2d((x0 - pad)..(x1 + pad), lo..hi)
             .map_err(plot_err)?;
-        let ticks: Vec<f64> = axes.xs.to_vec();
+        // The x labels are drawn below at the given xs exactly (plotters
+        // would pick its own tick positions).
         chart
             .configure_mesh()
             .x_desc(axes.x_desc)
             .y_desc(axes.y_desc)
-            .x_labels(ticks.len().max(2))
-            .x_label_formatter(&|x| {
-                // Label the given xs only (plotters picks its own tick positions).
-                match ticks.iter().find(|&&t| (t - x).abs() < 1e-6 * (1.0 + t.abs())) {
-                    Some(&t) => (axes.x_label)(t),
-                    None => String::new(),
-                }
-            })
+            .x_labels(0)
             .light_line_style(WHITE)
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 14))
             .draw()
             .map_err(plot_err)?;
+        let tick = ("sans-serif", 13)
+            .into_font()
+            .into_text_style(&left)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Top,
+            ));
+        for &x in axes.xs {
+            let (px, py) = chart.backend_coord(&(x, lo));
+            left.draw(&PathElement::new(vec![(px, py), (px, py + 5)], BLACK))
+                .map_err(plot_err)?;
+            left.draw(&Text::new((axes.x_label)(x), (px, py + 8), tick.clone()))
+                .map_err(plot_err)?;
+        }
         for (names, pts) in &groups {
             let c = color(names[0]);
             chart

@@ -40,8 +40,8 @@ pub mod value;
 pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use engine::{Engine, Limits};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
-pub use minimal::{minimal_tree, MinimalTree};
 pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
+pub use minimal::{minimal_tree, MinimalTree};
 pub use observe::{
     dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer, WindowRecorder,
 };

@@ -224,7 +224,11 @@ impl<G: Game> Minimal<'_, G> {
                     // A MAX node proven >= v, a MIN node refuted <= v: one child.
                     let mut best: Option<(u64, u64, usize)> = None;
                     for (i, (child, k)) in children.iter().enumerate() {
-                        let fits = if p == Proof::Lower { values[i] >= v } else { values[i] <= v };
+                        let fits = if p == Proof::Lower {
+                            values[i] >= v
+                        } else {
+                            values[i] <= v
+                        };
                         if !fits {
                             continue;
                         }
