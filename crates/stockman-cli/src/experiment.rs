@@ -78,6 +78,11 @@ pub struct RunArgs {
     /// Stop a search after this many seconds (recorded as an error row).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Best Node Search's separation values: `rutko` (his default), `bisect`
+    /// (the midpoint of the bounds: ours, for comparison) or `rutko,bisect`
+    /// (one row each: `bns`, `bns-bisect`). Random-tree grids only.
+    #[arg(long, value_name = "LIST", conflicts_with = "game")]
+    pub bns_guess: Option<String>,
     /// Output directory: results.csv (or results-K-of-N.csv), grid.toml, summary.md, plots.
     #[arg(long, value_name = "DIR", default_value = "experiment")]
     pub out: PathBuf,
@@ -122,6 +127,10 @@ pub struct RunArgs {
     /// minimax would visit more than N distinct positions.
     #[arg(long, value_name = "N", default_value_t = 2_000_000, requires = "minimal")]
     pub minimal_cap: u64,
+    /// With --minimal: compute the minimal trees at these depths only
+    /// (`2..6`; default: every depth of the grid).
+    #[arg(long, value_name = "LIST", requires = "minimal")]
+    pub minimal_depths: Option<String>,
     #[command(flatten)]
     pub enhance: crate::runner::Enhancements,
 }
@@ -151,6 +160,7 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
         first_seed: a.seed,
         max_nodes: a.max_nodes,
         time_limit: a.time_limit,
+        bns_guesses: a.bns_guess.clone(),
     })?;
     Ok(g)
 }
@@ -172,6 +182,7 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             enhance: a.enhance.clone(),
             max_nodes: a.max_nodes,
             minimal: a.minimal.then_some(a.minimal_cap),
+            minimal_depths: a.minimal_depths.as_deref().map(grid::parse_numbers).transpose()?,
             shard: a.shard,
             out: a.out.clone(),
             force: a.force,

@@ -34,6 +34,8 @@ pub struct GameGrid {
     /// Compute each position's minimal tree, visiting at most this many
     /// distinct positions in the full minimax.
     pub minimal: Option<u64>,
+    /// The depths of the minimal trees (`None`: every depth).
+    pub minimal_depths: Option<Vec<u32>>,
     pub shard: Option<Shard>,
     pub out: PathBuf,
     pub force: bool,
@@ -100,7 +102,7 @@ fn jobs(g: &GameGrid, positions: usize) -> Vec<Job> {
     };
     for p in 0..positions {
         for &depth in &g.depths {
-            if g.minimal.is_some() {
+            if g.minimal.is_some() && g.minimal_depths.as_ref().is_none_or(|ds| ds.contains(&depth)) {
                 push(p, depth, None, None);
             }
             for &a in &g.algorithms {

@@ -27,7 +27,7 @@ pub mod record;
 pub mod report;
 pub mod run;
 
-pub use grid::{Grid, Job, Order, Overrides, Shard, TreeKey, PRESETS};
+pub use grid::{BnsGuess, Grid, Job, Order, Overrides, Shard, TreeKey, PRESETS};
 pub use record::Record;
 pub use report::{plot_lines, summarize, Axes, Series, Summary};
 pub use run::{merge_files, Finished, Plan};

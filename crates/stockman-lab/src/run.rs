@@ -1,13 +1,14 @@
 //! Running the searches of a grid in parallel, and the whole experiment:
 //! results file, resuming, summary and plots.
 
-use crate::grid::{Grid, Job, Shard};
+use crate::grid::{BnsGuess, Grid, Job, Shard};
 use crate::record::{merge, read_csv, write_atomic, CsvSink, Record};
 use crate::{report, Error};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use stockman::{RandomTree, SearchOptions, TableSize};
+use stockman::algorithms::bns;
+use stockman::{Algorithm, NoObserver, RandomTree, SearchOptions, TableSize};
 
 /// The search options of a grid's searches: an unbounded table for the
 /// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits.
@@ -24,7 +25,11 @@ pub fn options(grid: &Grid) -> SearchOptions {
 pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
     let tree = RandomTree::new(job.tree.spec());
     let mut r = Record::new(job);
-    match job.algorithm.search(&tree, opts) {
+    let out = match (job.algorithm, job.bns_guess) {
+        (Algorithm::Bns, BnsGuess::Bisect) => bns::search_with(&tree, opts, &mut bns::Bisect, &mut NoObserver),
+        (a, _) => a.search(&tree, opts),
+    };
+    match out {
         Ok(out) => {
             r.value = out.value;
             r.best_move = out.best_index;

@@ -16,7 +16,20 @@
 //! ```text
 //! nextGuess(α, β, count) = α + (β − α) × (count − 1) / count
 //! ```
-//! is the default [`Guess`]; any other can be plugged in with [`search_with`].
+//! is the default [`Guess`] ([`Rutko`]); any other can be plugged in with
+//! [`search_with`].
+//!
+//! # What is and is not Rutko's
+//! The loop and the default guess are the paper's as every public account
+//! of it gives them (D. Rutko, "Fuzzified Algorithm for Game Tree Search
+//! with Statistical and Analytical Evaluation", *Scientific Papers,
+//! University of Latvia* 770, 2011, pp. 90-111,
+//! <https://www.bjmc.lu.lv/fileadmin/user_upload/lu_portal/projekti/bjmc/Contents/770_7.pdf>).
+//! The paper also describes "statistical" and "analytical" guess functions
+//! and evaluates BNS on random trees; its body could not be obtained for
+//! this implementation, so those guesses are **not** here and nothing in
+//! this crate claims to reproduce them. [`Bisect`], the midpoint of the
+//! bounds, is an alternative of ours for comparison, not Rutko's.
 //!
 //! # Complexity
 //! Each pass tests every root move with a null-window search; the number of
@@ -55,6 +68,19 @@ impl Guess for Rutko {
     fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value {
         let (a, b, c) = (alpha as i64, beta as i64, count.max(1) as i64);
         (a + (b - a) * (c - 1) / c) as Value
+    }
+}
+
+/// The midpoint of the bounds, whatever the count: a plain bisection of
+/// the value range. **Not Rutko's**: an alternative of this crate's, to
+/// tell how much of BNS's cost comes from its default guess.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bisect;
+
+impl Guess for Bisect {
+    fn next(&mut self, alpha: Value, beta: Value, _count: u32) -> Value {
+        let (a, b) = (alpha as i64, beta as i64);
+        (a + (b - a) / 2) as Value
     }
 }
 
@@ -231,6 +257,18 @@ mod tests {
         assert_eq!(out.best_index, Some(0));
         assert_eq!(out.stats.passes, 5);
         assert_eq!(out.bound, Some((3, 4)));
+    }
+
+    /// The midpoint guess (ours) names the same move within the bounds, in
+    /// about log2 of the leaf range (2..=14) passes.
+    #[test]
+    fn bisection_names_the_same_move() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let out = search_with(&tree, &SearchOptions::default(), &mut Bisect, &mut NoObserver).unwrap();
+        assert_eq!(out.best_index, Some(0));
+        let (alpha, beta) = out.bound.unwrap();
+        assert!(alpha <= 3 && 3 < beta);
+        assert!(out.stats.passes <= 4, "{}", out.stats.passes);
     }
 
     /// A tree with one leaf value still gets a pass that names a move.
