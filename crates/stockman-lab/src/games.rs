@@ -787,15 +787,14 @@ impl GameSummary {
         o
     }
 
-    /// The plots: per table size, leaves, nodes and time relative to
-    /// NegaScout against depth, and leaves relative to the minimal tree;
-    /// with several sizes, leaves against the table size. Returns
+    /// The plots: with the largest table, leaves, nodes and time relative
+    /// to NegaScout against depth, and leaves relative to the minimal tree;
+    /// with several sizes, leaves against the table size too. Returns
     /// `(file name, SVG)` pairs.
     pub fn plots(&self) -> Result<Vec<(String, String)>, Error> {
         let game = self.games.join("+");
         let xs: Vec<f64> = self.depths.iter().map(|&d| d as f64).collect();
         let mut out = Vec::new();
-        let several = self.cells.len() > 1;
         type Measure = (&'static str, &'static str, fn(&GameCell) -> Option<f64>);
         let measures: [Measure; 4] = [
             ("leaves-vs-negascout", "leaves / NegaScout's leaves", |c| c.leaves_vs_ns),
@@ -805,7 +804,8 @@ impl GameSummary {
                 c.leaves_vs_minimal
             }),
         ];
-        for (t, cells) in &self.cells {
+        // Against depth: with the largest table (the summary has the others).
+        if let Some((t, cells)) = self.cells.iter().next_back() {
             for (file, y_desc, f) in measures {
                 let series: Vec<Series> = self
                     .algorithms
@@ -832,11 +832,7 @@ impl GameSummary {
                     xs: &xs,
                     x_label: &|x| format!("{x:.0}"),
                 };
-                let name = match (several, t) {
-                    (true, Some(b)) => format!("{file}_tt{}.svg", fmt_mb(f64::from_bits(*b))),
-                    _ => format!("{file}.svg"),
-                };
-                out.push((name, plot_lines(&axes, &series)?));
+                out.push((format!("{file}.svg"), plot_lines(&axes, &series)?));
             }
         }
         if self.tables.len() > 1 && !self.by_table.is_empty() {
@@ -1028,7 +1024,8 @@ mod tests {
         assert!(md.contains("## The minimal tree"), "{md}");
         let plots = s.plots().unwrap();
         let names: Vec<&str> = plots.iter().map(|(n, _)| n.as_str()).collect();
-        assert!(names.contains(&"leaves-vs-negascout_tt0.5.svg"), "{names:?}");
+        assert!(names.contains(&"leaves-vs-negascout.svg"), "{names:?}");
+        assert_eq!(names.len(), 5, "{names:?}");
         assert!(names.contains(&"leaves-vs-table-size.svg"), "{names:?}");
         assert!(plots.iter().all(|(_, svg)| svg.starts_with("<svg")));
         // A wrong value and a bound that misses are reported.

@@ -111,6 +111,9 @@ pub struct Cell {
     pub leaves: Spread,
     /// Leaves divided by alpha-beta's on the same tree (if alpha-beta ran).
     pub vs_alphabeta: Option<Spread>,
+    /// Positions visited divided by alpha-beta's on the same tree (the
+    /// drivers' passes re-enter the tree through the table).
+    pub nodes_vs_alphabeta: Option<Spread>,
     /// Leaves divided by the minimal tree's.
     pub vs_minimal: Spread,
     /// Time divided by alpha-beta's on the same tree (if alpha-beta ran and
@@ -194,6 +197,7 @@ pub fn summarize(records: &[Record]) -> Summary {
     struct Acc {
         leaves: Vec<f64>,
         vs_ab: Vec<f64>,
+        nodes_vs_ab: Vec<f64>,
         time_vs_ab: Vec<f64>,
         vs_min: Vec<f64>,
         open: Vec<f64>,
@@ -209,12 +213,16 @@ pub fn summarize(records: &[Record]) -> Summary {
         let min = minimal_leaves(t.2, t.3);
         let base = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.leaf_evals as f64);
         let base_time = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.time_us as f64);
+        let base_nodes = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.nodes as f64);
         for (&a, r) in algos {
             let c = acc.entry(panel.clone()).or_default().entry((a, t.3)).or_default();
             let leaves = r.stats.leaf_evals as f64;
             c.leaves.push(leaves);
             if let Some(b) = base.filter(|&b| b > 0.0) {
                 c.vs_ab.push(leaves / b);
+            }
+            if let Some(b) = base_nodes.filter(|&b| b > 0.0) {
+                c.nodes_vs_ab.push(r.stats.nodes as f64 / b);
             }
             if let Some(b) = base_time.filter(|&b| b >= 100.0) {
                 c.time_vs_ab.push(r.stats.time_us as f64 / b);
@@ -236,6 +244,7 @@ pub fn summarize(records: &[Record]) -> Summary {
                         Cell {
                             leaves: s(&c.leaves),
                             vs_alphabeta: Spread::of(&c.vs_ab),
+                            nodes_vs_alphabeta: Spread::of(&c.nodes_vs_ab),
                             vs_minimal: s(&c.vs_min),
                             time_vs_alphabeta: Spread::of(&c.time_vs_ab),
                             max_open: s(&c.open),
@@ -551,6 +560,13 @@ impl Summary {
                 "Leaves relative to alpha-beta",
                 &algos,
                 &|c| c.vs_alphabeta.map(|s| fmt_spread(&s, 3)),
+                None,
+            );
+            table(
+                &mut o,
+                "Positions visited relative to alpha-beta",
+                &algos,
+                &|c| c.nodes_vs_alphabeta.map(|s| fmt_spread(&s, 3)),
                 None,
             );
             table(
