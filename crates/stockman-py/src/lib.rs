@@ -12,8 +12,9 @@ use std::cell::RefCell;
 use std::time::Duration;
 use stockman::algorithms::iterative;
 use stockman::{
-    Algorithm, ConnectFour, ExplicitTree, Game, LeafRecorder, NoObserver, Observer, Outcome, Playable, RandomSpec,
-    Role, SearchError, SearchOptions, Stats, TableSize, TicTacToe, Tracer, Value, VALUE_MAX, VALUE_MIN,
+    Algorithm, ChessGame, ConnectFour, ExplicitTree, Game, LeafRecorder, NoObserver, Observer, Othello, Outcome,
+    Playable, RandomSpec, Role, SearchError, SearchOptions, Stats, TableSize, TicTacToe, Tracer, Value, VALUE_MAX,
+    VALUE_MIN,
 };
 
 /// One algorithm's result: the fields and meaning of the CLI's
@@ -164,6 +165,29 @@ impl RandomTree {
 enum Builtin {
     Connect4,
     TicTacToe,
+    Othello,
+    Chess,
+}
+
+impl Builtin {
+    /// Runs `f` on the game `self` at `position` (in the game's notation).
+    fn with<T>(self, position: &str, f: impl BuiltinTask<Output = T>) -> PyResult<T> {
+        fn parse<G: Playable>(position: &str) -> PyResult<G> {
+            G::from_position(position).map_err(|e| PyValueError::new_err(format!("position `{position}`: {e}")))
+        }
+        match self {
+            Builtin::Connect4 => f.run(parse::<ConnectFour>(position)?),
+            Builtin::TicTacToe => f.run(parse::<TicTacToe>(position)?),
+            Builtin::Othello => f.run(parse::<Othello>(position)?),
+            Builtin::Chess => f.run(parse::<ChessGame>(position)?),
+        }
+    }
+}
+
+/// Something done with a built-in game of any kind, generic over the game.
+trait BuiltinTask {
+    type Output;
+    fn run<G: Playable + Send>(self, game: G) -> PyResult<Self::Output>;
 }
 
 /// A position of a built-in game, checked when it is made.
@@ -180,29 +204,36 @@ impl BuiltinGame {
         let kind = match name {
             "connect4" => Builtin::Connect4,
             "tictactoe" => Builtin::TicTacToe,
+            "othello" => Builtin::Othello,
+            "chess" => Builtin::Chess,
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "unknown game `{other}` (known: connect4, tictactoe)"
+                    "unknown game `{other}` (known: connect4, tictactoe, othello, chess)"
                 )))
             }
         };
-        let check = match kind {
-            Builtin::Connect4 => ConnectFour::from_position(position).map(|_| ()),
-            Builtin::TicTacToe => TicTacToe::from_position(position).map(|_| ()),
-        };
-        check.map_err(|e| PyValueError::new_err(format!("position `{position}`: {e}")))?;
+        struct Check;
+        impl BuiltinTask for Check {
+            type Output = ();
+            fn run<G: Playable + Send>(self, _game: G) -> PyResult<()> {
+                Ok(())
+            }
+        }
+        kind.with(position, Check)?;
         Ok(BuiltinGame {
             kind,
             position: position.to_string(),
         })
     }
 
-    /// The game's name (`connect4`, `tictactoe`).
+    /// The game's name (`connect4`, `tictactoe`, `othello`, `chess`).
     #[getter]
     fn name(&self) -> &'static str {
         match self.kind {
             Builtin::Connect4 => "connect4",
             Builtin::TicTacToe => "tictactoe",
+            Builtin::Othello => "othello",
+            Builtin::Chess => "chess",
         }
     }
 
@@ -214,11 +245,14 @@ impl BuiltinGame {
 
     /// The board.
     fn board(&self) -> String {
-        match self.kind {
-            Builtin::Connect4 => ConnectFour::from_position(&self.position).map(|g| g.to_string()),
-            Builtin::TicTacToe => TicTacToe::from_position(&self.position).map(|g| g.to_string()),
+        struct Show;
+        impl BuiltinTask for Show {
+            type Output = String;
+            fn run<G: Playable + Send>(self, game: G) -> PyResult<String> {
+                Ok(game.to_string())
+            }
         }
-        .unwrap_or_default()
+        self.kind.with(&self.position, Show).unwrap_or_default()
     }
 }
 
@@ -577,11 +611,15 @@ fn solve_json(
             with_stack(py, h, || job.rows(&t, &index_json))?
         }
         Source::Builtin(kind, position) => {
-            let heuristic = job.opts.depth.is_some();
-            py.allow_threads(|| match kind {
-                Builtin::Connect4 => builtin_rows(&job, ConnectFour::from_position(&position), heuristic),
-                Builtin::TicTacToe => builtin_rows(&job, TicTacToe::from_position(&position), heuristic),
-            })?
+            needs_depth(kind, job.opts.depth)?;
+            struct Rows<'a>(&'a Job);
+            impl BuiltinTask for Rows<'_> {
+                type Output = Vec<Row>;
+                fn run<G: Playable + Send>(self, game: G) -> PyResult<Vec<Row>> {
+                    Ok(builtin_rows(self.0, game))
+                }
+            }
+            py.allow_threads(|| kind.with(&position, Rows(&job)))?
         }
         Source::Python(g) => {
             let rows = job.rows(&g, &index_json);
@@ -594,16 +632,32 @@ fn solve_json(
     serde_json::to_string(&rows).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-fn builtin_rows<G: Playable>(job: &Job, game: Result<G, G::PositionError>, heuristic: bool) -> PyResult<Vec<Row>> {
-    let game = game.map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let game = if heuristic { game.heuristic() } else { game };
+/// Chess cannot be searched to its end: refuse it without a depth rather
+/// than run forever (as the command line does).
+fn needs_depth(kind: Builtin, depth: Option<u32>) -> PyResult<()> {
+    if kind == Builtin::Chess && depth.is_none() {
+        return Err(PyValueError::new_err(
+            "chess needs a depth: a chess game cannot be searched to its end (try depth=4)",
+        ));
+    }
+    Ok(())
+}
+
+/// The rows of a built-in game, valued for depth-limited search when the
+/// job has a depth; best moves in the game's notation (a number where it is one).
+fn builtin_rows<G: Playable>(job: &Job, game: G) -> Vec<Row> {
+    let game = if job.opts.depth.is_some() {
+        game.heuristic()
+    } else {
+        game
+    };
     let best = |o: &Outcome<G::Move>| {
         o.best_move.map(|m| {
             let t = game.move_text(m);
             t.parse::<u64>().map_or(serde_json::json!(t), |n| serde_json::json!(n))
         })
     };
-    Ok(job.rows(&game, &best))
+    job.rows(&game, &best)
 }
 
 /// A whole trace as data: the text trace's content.
@@ -663,17 +717,16 @@ fn trace_json(
                 table: TableSize::Megabytes(16),
                 ..opts.clone()
             };
-            match kind {
-                Builtin::Connect4 => {
-                    let g = ConnectFour::from_position(&position).map_err(|e| PyValueError::new_err(e.to_string()))?;
-                    let g = if depth.is_some() { g.heuristic() } else { g };
-                    traced(&g, algo, &o)
-                }
-                Builtin::TicTacToe => {
-                    let g = TicTacToe::from_position(&position).map_err(|e| PyValueError::new_err(e.to_string()))?;
-                    traced(&g, algo, &o)
+            needs_depth(kind, depth)?;
+            struct Traced<'a>(Algorithm, &'a SearchOptions);
+            impl BuiltinTask for Traced<'_> {
+                type Output = Result<Trace, SearchError>;
+                fn run<G: Playable + Send>(self, game: G) -> PyResult<Self::Output> {
+                    let g = if self.1.depth.is_some() { game.heuristic() } else { game };
+                    Ok(traced(&g, self.0, self.1))
                 }
             }
+            kind.with(&position, Traced(algo, &o))?
         }
         Source::Python(g) => {
             let r = traced(&g, algo, &opts);

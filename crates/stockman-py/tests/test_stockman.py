@@ -96,6 +96,33 @@ def test_games_agree_with_the_cli():
             assert a["stats"]["nodes"] == b["stats"]["nodes"]
 
 
+OTHELLO_9 = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-OOOOOOXXOOOX--X-X---X-- X"
+
+
+def test_othello_and_chess_agree_with_the_cli():
+    for game, src, pos, depth in [
+        ("othello", stockman.Othello(OTHELLO_9), OTHELLO_9, None),
+        ("othello", stockman.Othello("f5d6c3"), "f5d6c3", 3),
+        ("chess", stockman.Chess("startpos moves e2e4"), "startpos moves e2e4", 3),
+    ]:
+        extra = ["--depth", str(depth)] if depth else []
+        ours = stockman.solve(src, "alphabeta,mtdf,sss", depth=depth)
+        theirs = cli_json("--game", game, "--position=" + pos, "--algo", "alphabeta,mtdf,sss", *extra)
+        for a, b in zip(ours, theirs):
+            assert (a["value"], a["best_move"]) == (b["value"], b["best_move"]), (game, a, b)
+            assert a["stats"]["leaf_evals"] == b["stats"]["leaf_evals"]
+    assert stockman.solve(stockman.Othello(OTHELLO_9), "mtdf")[0]["value"] == 38
+    assert stockman.Othello(OTHELLO_9).name == "othello"
+    assert "a b c d e f g h" in stockman.Othello().board()
+    assert "FEN" in stockman.Chess().board()
+    with pytest.raises(ValueError, match="chess needs a depth"):
+        stockman.solve(stockman.Chess(), "mtdf")
+    with pytest.raises(ValueError, match=r"move 3 \(`z9`, column 5\)"):
+        stockman.Othello("f5d6z9")
+    with pytest.raises(ValueError, match="FEN"):
+        stockman.Chess("not a fen at all")
+
+
 def test_iterative_under_a_node_limit_answers_with_its_depth():
     rows = stockman.solve(stockman.Connect4("4453"), "mtdf", depth=40, iterative=True, max_nodes=100_000)
     r = rows[0]

@@ -16,8 +16,10 @@
 //! Settings (environment): `FFO_FIRST`, `FFO_LAST` (suite numbers, default
 //! 40 and 49), `FFO_ALGOS` (default `mtdf`), `FFO_ORDER` (`best-reply`, the
 //! default, `fastest-first` or `squares`: the game's move order),
-//! `FFO_TT_MB` (default 256), `FFO_ETC=1` (enhanced transposition cutoffs), `FFO_MAX_NODES` (a budget per search, so that
-//! slow algorithms report how far they get instead of running for hours).
+//! `FFO_TT_MB` (default 256), `FFO_ETC=1` (enhanced transposition
+//! cutoffs), `FFO_MAX_NODES` (a budget per search, so that slow
+//! algorithms report how far they get instead of running for hours;
+//! SSS\* also stops at its OPEN-list cap, `DEFAULT_MAX_OPEN`, and says `OPEN`).
 //! One table serves every search: allocated and committed (its memory
 //! touched) before the first clock starts, cleared before each search. The
 //! clock is the thread's CPU time (`FFO_WALL=1`: wall-clock time), because
@@ -126,7 +128,16 @@ fn main() {
                     totals[k].2 += 1;
                     (shown, best.unwrap_or_else(|| "-".into()), out.stats)
                 }
-                Err(SearchError::NodeLimit { stats, .. }) => ("limit".to_string(), "-".to_string(), stats),
+                // A search stopped by a limit reports how far it got.
+                Err(e @ (SearchError::NodeLimit { .. } | SearchError::OpenLimit { .. })) => {
+                    let stats = *e.stats().expect("a limit error carries its counters");
+                    let what = if matches!(e, SearchError::OpenLimit { .. }) {
+                        "OPEN"
+                    } else {
+                        "limit"
+                    };
+                    (what.to_string(), "-".to_string(), stats)
+                }
                 Err(e) => panic!("#{number} {algo}: {e}"),
             };
             totals[k].0 += stats.nodes;

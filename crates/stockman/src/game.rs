@@ -54,8 +54,10 @@ pub trait Game {
     /// Whether MAX or MIN moves at `pos`.
     fn role(&self, pos: &Self::Position) -> Role;
 
-    /// Appends the moves of `pos` to `out` (which the caller clears), in search
-    /// order. No move means `pos` is terminal.
+    /// Appends the moves of `pos` to `out`, in search order. No move means
+    /// `pos` is terminal. `out` may already hold other moves (the depth-first
+    /// searches keep the move lists of a whole path in one vector): only
+    /// push or extend, never clear it or read what was there.
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
 
     /// The position reached by playing `mv` at `pos` (copy-make).
@@ -72,6 +74,21 @@ pub trait Game {
     /// Searches that need a table (the MT family) report an error when it is
     /// missing instead of guessing.
     fn hash(&self, _pos: &Self::Position) -> Option<u64> {
+        None
+    }
+
+    /// The [`Game::hash`] of the position `mv` leads to from `pos`, if the
+    /// game can tell it without playing the move (an incremental key), or
+    /// `None` (the default).
+    ///
+    /// Depth-first searches with a fixed table ask it for every move of a
+    /// node they expand, before they order and search the moves, and ask the
+    /// table to start loading those children's entries: by the time a child
+    /// is probed its entry is usually in cache, where a probe of a large
+    /// table otherwise waits on main memory at nearly every node. Must equal
+    /// `self.hash(&self.play(pos, mv))`; a game whose key is not cheaper than
+    /// playing the move should leave the default.
+    fn child_hash(&self, _pos: &Self::Position, _mv: Self::Move) -> Option<u64> {
         None
     }
 
@@ -159,6 +176,10 @@ impl<G: Game + ?Sized> Game for &G {
         (**self).hash(pos)
     }
     #[inline]
+    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+        (**self).child_hash(pos, mv)
+    }
+    #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         (**self).bounds(pos)
     }
@@ -222,6 +243,10 @@ impl<G: Game> Game for CostlyEval<G> {
     #[inline]
     fn hash(&self, pos: &Self::Position) -> Option<u64> {
         self.game.hash(pos)
+    }
+    #[inline]
+    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+        self.game.child_hash(pos, mv)
     }
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {

@@ -267,6 +267,14 @@ impl std::fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
+/// The searches pass a boxed error up their recursion (a small return
+/// value on every node); `?` unboxes it at the surface.
+impl From<Box<SearchError>> for SearchError {
+    fn from(e: Box<SearchError>) -> SearchError {
+        *e
+    }
+}
+
 /// Enforces the node and time limits; shared by every search.
 #[derive(Debug)]
 pub(crate) struct Budget {
@@ -274,6 +282,9 @@ pub(crate) struct Budget {
     max_nodes: u64,
     time_limit: Option<Duration>,
     next_clock_check: u64,
+    /// The next node count at which [`Budget::check`] must look: the
+    /// earlier of the clock's next turn and the node limit's excess.
+    next_check: u64,
 }
 
 /// How many positions pass between two looks at the clock.
@@ -281,18 +292,31 @@ const CLOCK_INTERVAL: u64 = 1024;
 
 impl Budget {
     pub(crate) fn new(opts: &SearchOptions) -> Budget {
+        let max_nodes = opts.max_nodes.unwrap_or(u64::MAX);
         Budget {
             start: Instant::now(),
-            max_nodes: opts.max_nodes.unwrap_or(u64::MAX),
+            max_nodes,
             time_limit: opts.time_limit,
             next_clock_check: CLOCK_INTERVAL,
+            next_check: CLOCK_INTERVAL.min(max_nodes.saturating_add(1)),
         }
     }
 
-    /// Counts a visited position; fails once a limit is passed.
+    /// Counts a visited position; fails once a limit is passed. One
+    /// comparison per position; the limits themselves are looked at only
+    /// when one may be due.
     #[inline]
     pub(crate) fn visit(&mut self, stats: &mut Stats) -> Result<(), SearchError> {
         stats.nodes += 1;
+        if stats.nodes >= self.next_check {
+            return self.check(stats);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self, stats: &mut Stats) -> Result<(), SearchError> {
         if stats.nodes > self.max_nodes {
             stats.nodes -= 1;
             stats.time_us = self.elapsed_us();
@@ -310,6 +334,7 @@ impl Budget {
                 }
             }
         }
+        self.next_check = self.next_clock_check.min(self.max_nodes.saturating_add(1));
         Ok(())
     }
 

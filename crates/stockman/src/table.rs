@@ -27,6 +27,12 @@ pub struct Entry {
     pub draft: u32,
     /// Index of the best move found (the one that caused a cutoff), or [`NO_MOVE`].
     pub best: u32,
+    /// How much search the bounds cost, as the bit length of the number of
+    /// positions visited to find them (1 for one position, 2 for two or
+    /// three, ...; 0 when unknown). Only a replacement priority: a
+    /// [`FixedTable`] keeps costly entries longer; it never changes what an
+    /// entry means.
+    pub work: u32,
 }
 
 /// [`Entry::best`] when no move is known.
@@ -40,7 +46,14 @@ impl Entry {
             upper: INF,
             draft,
             best: NO_MOVE,
+            work: 0,
         }
+    }
+
+    /// [`Entry::work`] for a search that visited `positions` positions.
+    #[inline]
+    pub fn work_of(positions: u64) -> u32 {
+        u64::BITS - positions.leading_zeros()
     }
 }
 
@@ -141,39 +154,111 @@ impl Table for MapTable {
 /// Slots per bucket of a [`FixedTable`].
 pub const SLOTS: usize = 3;
 
-/// 64-bit words per bucket: one 64-byte cache line.
-const WORDS: usize = 8;
-
 /// [`FixedTable`]'s stored best move when none is known (or the index does not fit a byte).
-const NO_BEST: u64 = 0xFF;
+const NO_BEST: u8 = 0xFF;
+
+/// [`FixedTable`]'s stored draft for `u32::MAX` (a search to the end).
+const DRAFT_END: u16 = u16::MAX;
+
+/// One bucket of a [`FixedTable`]: a 64-byte cache line of [`SLOTS`] entries.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, Default)]
+struct Bucket {
+    /// Each slot's full 64-bit key plus one (0 marks an empty slot).
+    tags: [u64; SLOTS],
+    /// Each slot's lower bound (low half) and upper bound (high half), as `i32`.
+    bounds: [u64; SLOTS],
+    /// Each slot's draft ([`DRAFT_END`] for `u32::MAX`).
+    drafts: [u16; SLOTS],
+    /// Each slot's best move index ([`NO_BEST`] for none).
+    best: [u8; SLOTS],
+    /// Each slot's [`Entry::work`] (at most 64).
+    work: [u8; SLOTS],
+    /// The generation the bucket was last written in.
+    generation: u8,
+    spare: [u8; 3],
+}
+
+/// 64-bit words per bucket.
+const WORDS: usize = std::mem::size_of::<Bucket>() / 8;
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64 && std::mem::align_of::<Bucket>() == 64);
+
+impl Bucket {
+    /// The entry in `slot`.
+    #[inline]
+    fn entry(&self, slot: usize) -> Entry {
+        let best = self.best[slot];
+        Entry {
+            lower: self.bounds[slot] as u32 as i32,
+            upper: (self.bounds[slot] >> 32) as u32 as i32,
+            draft: match self.drafts[slot] {
+                DRAFT_END => u32::MAX,
+                d => u32::from(d),
+            },
+            best: if best == NO_BEST { NO_MOVE } else { u32::from(best) },
+            work: u32::from(self.work[slot]),
+        }
+    }
+
+    /// Writes `entry` (whose draft is `draft` as stored) into `slot` under `tag`.
+    #[inline]
+    fn write(&mut self, slot: usize, tag: u64, draft: u16, entry: &Entry) {
+        self.tags[slot] = tag;
+        self.bounds[slot] = u64::from(entry.lower as u32) | u64::from(entry.upper as u32) << 32;
+        self.drafts[slot] = draft;
+        self.best[slot] = if entry.best < u32::from(NO_BEST) {
+            entry.best as u8
+        } else {
+            NO_BEST
+        };
+        self.work[slot] = entry.work.min(64) as u8;
+    }
+
+    /// Copies slot `from` to slot `to`.
+    #[inline]
+    fn move_slot(&mut self, from: usize, to: usize) {
+        self.tags[to] = self.tags[from];
+        self.bounds[to] = self.bounds[from];
+        self.drafts[to] = self.drafts[from];
+        self.best[to] = self.best[from];
+        self.work[to] = self.work[from];
+    }
+
+    /// What keeping `slot` is worth: its draft, then its work.
+    #[inline]
+    fn keep(&self, slot: usize) -> (u16, u8) {
+        (self.drafts[slot], self.work[slot])
+    }
+}
 
 /// A table of fixed memory: buckets of one 64-byte cache line, each holding
-/// three entries, indexed by the key's mixed bits.
+/// three entries, indexed by the top bits of the key times 2^64 / phi.
 ///
 /// # Layout
-/// A bucket is eight 64-bit words on a 64-byte boundary, so a probe or a
-/// store touches exactly one cache line:
-///
-/// | word | holds |
-/// |---|---|
-/// | 0, 1, 2 | the full 64-bit key of slots 0, 1, 2, plus one (0 marks an empty slot) |
-/// | 3, 4, 5 | the lower bound (low half) and upper bound (high half) of slots 0, 1, 2, as `i32` |
-/// | 6 | the drafts of slots 0 (low half) and 1 (high half) |
-/// | 7 | the draft of slot 2 (low half), one byte per slot for the best move's index, and the bucket's generation (top byte) |
+/// A bucket is 64 bytes on a 64-byte boundary, so a probe or a store
+/// touches exactly one cache line: the three slots' full 64-bit keys (plus
+/// one: 0 marks an empty slot), their bounds (two `i32` each), their drafts
+/// (16 bits), best-move indices and work (a byte each), and the bucket's
+/// generation.
 ///
 /// A best-move index of 255 or more is not kept (the entry then has no
-/// move hint, which can only cost nodes). The key `u64::MAX`, which cannot
-/// be told from an empty slot, is never stored.
+/// move hint, which can only cost nodes), nor an entry whose draft is
+/// 65,535 or more but not `u32::MAX` (a search to the end). The key
+/// `u64::MAX`, which cannot be told from an empty slot, is never stored.
 ///
 /// # Replacement policy
-/// A key already in its bucket is updated in place. A new key always goes
-/// in, at slot 0, the slots before the victim each moving down one, so the
-/// slots stay in order of insertion, newest first. The victim is an empty
-/// slot if there is one, else the entry of the *smallest draft* (the
-/// cheapest to recompute), and among equal drafts the one inserted longest
-/// ago. Deep entries thus survive until three deeper or equally deep ones
-/// have come after them, and a search to the end (where every draft is the
-/// same) keeps the three most recent positions of each bucket.
+/// A key already in its bucket is updated in place (keeping the larger
+/// work of the two). A new key always goes in, at slot 0, the slots before
+/// the victim each moving down one, so the slots stay in order of
+/// insertion, newest first. The victim is an empty slot if there is one,
+/// else the entry of the *smallest draft* (the cheapest to recompute at a
+/// fixed depth), among equal drafts the one of *least work*
+/// ([`Entry::work`]: the fewest positions searched to find it), and among
+/// equals the one inserted longest ago. In a search to the end, where every
+/// draft is the same, a bucket thus keeps the two costliest positions that
+/// reached it and the newest one (Tromp's Fhourstones keeps work the same
+/// way); a deep entry survives at a fixed depth until deeper ones come.
 ///
 /// # Correctness under collisions
 /// Every slot keeps the full 64-bit key it was stored under, and a probe
@@ -192,8 +277,10 @@ pub struct FixedTable {
     words: Vec<u64>,
     offset: usize,
     mask: usize,
+    /// log2 of the number of buckets.
+    bits: u32,
     /// The current generation: buckets stamped otherwise are empty.
-    generation: u64,
+    generation: u8,
 }
 
 impl FixedTable {
@@ -245,12 +332,10 @@ impl FixedTable {
             words,
             offset,
             mask: buckets - 1,
+            bits: buckets.trailing_zeros(),
             generation: 0,
         }
     }
-
-    /// Where word 7 keeps the bucket's generation.
-    const GENERATION_SHIFT: u32 = 56;
 
     /// Number of slots ([`SLOTS`] per bucket).
     pub fn capacity(&self) -> usize {
@@ -262,71 +347,34 @@ impl FixedTable {
         (self.mask + 1) * Self::BUCKET_BYTES
     }
 
-    /// The words of the bucket of `key`.
+    /// Where the words of the bucket of `key` start.
     #[inline]
-    fn bucket(&self, key: u64) -> &[u64; WORDS] {
-        // Mix so that keys that are small integers (explicit trees) spread out.
-        let b = self.offset + (crate::trees::random::mix(key) as usize & self.mask) * WORDS;
-        self.words[b..b + WORDS].try_into().expect("a whole bucket")
+    fn bucket_start(&self, key: u64) -> usize {
+        // Fibonacci hashing: the top bits of the key times 2^64 / phi, so
+        // that keys that differ in any bits (small integers from explicit
+        // trees, bitboards) spread out, at the cost of one multiplication on
+        // the way to the memory access. (Two shifts: one bucket shifts by 64.)
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1 >> (63 - self.bits);
+        self.offset + (h as usize & self.mask) * WORDS
+    }
+
+    /// The bucket of `key`.
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let b = self.bucket_start(key);
+        let words: &[u64; WORDS] = self.words[b..b + WORDS].try_into().expect("a whole bucket");
+        // SAFETY: the words are 64 bytes on a 64-byte boundary (`offset` is
+        // the first one, and buckets are 64 bytes), and every bit pattern
+        // is a valid `Bucket` (integers only).
+        unsafe { &*(words.as_ptr() as *const Bucket) }
     }
 
     #[inline]
-    fn bucket_mut(&mut self, key: u64) -> &mut [u64; WORDS] {
-        let b = self.offset + (crate::trees::random::mix(key) as usize & self.mask) * WORDS;
-        (&mut self.words[b..b + WORDS]).try_into().expect("a whole bucket")
-    }
-
-    #[inline]
-    fn draft(w: &[u64; WORDS], slot: usize) -> u32 {
-        match slot {
-            0 => w[6] as u32,
-            1 => (w[6] >> 32) as u32,
-            _ => w[7] as u32,
-        }
-    }
-
-    #[inline]
-    fn set_draft(w: &mut [u64; WORDS], slot: usize, draft: u32) {
-        let d = u64::from(draft);
-        match slot {
-            0 => w[6] = (w[6] & !0xFFFF_FFFF) | d,
-            1 => w[6] = (w[6] & 0xFFFF_FFFF) | d << 32,
-            _ => w[7] = (w[7] & !0xFFFF_FFFF) | d,
-        }
-    }
-
-    #[inline]
-    fn best(w: &[u64; WORDS], slot: usize) -> u64 {
-        w[7] >> (32 + 8 * slot) & 0xFF
-    }
-
-    #[inline]
-    fn set_best(w: &mut [u64; WORDS], slot: usize, best: u64) {
-        let shift = 32 + 8 * slot;
-        w[7] = (w[7] & !(0xFF << shift)) | best << shift;
-    }
-
-    /// Copies slot `from` to slot `to` within a bucket.
-    #[inline]
-    fn move_slot(w: &mut [u64; WORDS], from: usize, to: usize) {
-        w[to] = w[from];
-        w[3 + to] = w[3 + from];
-        let (d, b) = (Self::draft(w, from), Self::best(w, from));
-        Self::set_draft(w, to, d);
-        Self::set_best(w, to, b);
-    }
-
-    #[inline]
-    fn write(w: &mut [u64; WORDS], slot: usize, tag: u64, entry: &Entry) {
-        w[slot] = tag;
-        w[3 + slot] = u64::from(entry.lower as u32) | u64::from(entry.upper as u32) << 32;
-        Self::set_draft(w, slot, entry.draft);
-        let best = if entry.best < NO_BEST as u32 {
-            u64::from(entry.best)
-        } else {
-            NO_BEST
-        };
-        Self::set_best(w, slot, best);
+    fn bucket_mut(&mut self, key: u64) -> &mut Bucket {
+        let b = self.bucket_start(key);
+        let words: &mut [u64; WORDS] = (&mut self.words[b..b + WORDS]).try_into().expect("a whole bucket");
+        // SAFETY: as in `bucket`; the borrow is exclusive.
+        unsafe { &mut *(words.as_mut_ptr() as *mut Bucket) }
     }
 }
 
@@ -369,18 +417,12 @@ impl Table for FixedTable {
     #[inline]
     fn probe(&mut self, key: u64) -> Option<Entry> {
         let tag = key.wrapping_add(1);
-        let w = self.bucket(key);
-        if w[7] >> Self::GENERATION_SHIFT != self.generation {
+        let b = self.bucket(key);
+        if b.generation != self.generation {
             return None; // stored before the last clear
         }
-        let slot = (0..SLOTS).find(|&s| w[s] == tag && tag != 0)?;
-        let best = Self::best(w, slot);
-        Some(Entry {
-            lower: w[3 + slot] as u32 as i32,
-            upper: (w[3 + slot] >> 32) as u32 as i32,
-            draft: Self::draft(w, slot),
-            best: if best == NO_BEST { NO_MOVE } else { best as u32 },
-        })
+        let slot = (0..SLOTS).find(|&s| b.tags[s] == tag && tag != 0)?;
+        Some(b.entry(slot))
     }
 
     #[inline]
@@ -389,30 +431,40 @@ impl Table for FixedTable {
         if tag == 0 {
             return; // the one key that cannot be told from an empty slot
         }
+        let draft = match entry.draft {
+            u32::MAX => DRAFT_END,
+            d if d < u32::from(DRAFT_END) => d as u16,
+            _ => return, // a draft the slot cannot hold: forget the entry
+        };
         let generation = self.generation;
-        let w = self.bucket_mut(key);
-        if w[7] >> Self::GENERATION_SHIFT != generation {
-            *w = [0; WORDS];
-            w[7] = generation << Self::GENERATION_SHIFT;
+        let b = self.bucket_mut(key);
+        if b.generation != generation {
+            *b = Bucket {
+                generation,
+                ..Bucket::default()
+            };
         }
-        if let Some(slot) = (0..SLOTS).find(|&s| w[s] == tag) {
-            Self::write(w, slot, tag, &entry);
+        if let Some(slot) = (0..SLOTS).find(|&s| b.tags[s] == tag) {
+            let work = b.work[slot];
+            b.write(slot, tag, draft, &entry);
+            b.work[slot] = b.work[slot].max(work);
             return;
         }
-        // The victim: an empty slot, else the smallest draft, the oldest
-        // (highest slot) among equals. Empty slots are always the last ones.
+        // The victim: an empty slot, else the smallest draft, then the least
+        // work, the oldest (highest slot) among equals. Empty slots are
+        // always the last ones.
         let mut victim = SLOTS - 1;
-        if w[victim] != 0 {
+        if b.tags[victim] != 0 {
             for s in (0..SLOTS - 1).rev() {
-                if Self::draft(w, s) < Self::draft(w, victim) {
+                if b.keep(s) < b.keep(victim) {
                     victim = s;
                 }
             }
         }
         for s in (1..=victim).rev() {
-            Self::move_slot(w, s - 1, s);
+            b.move_slot(s - 1, s);
         }
-        Self::write(w, 0, tag, &entry);
+        b.write(0, tag, draft, &entry);
     }
 
     /// Asks the processor to load the bucket's cache line (x86-64 only).
@@ -420,17 +472,17 @@ impl Table for FixedTable {
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let w = self.bucket(key);
+            let b: *const Bucket = self.bucket(key);
             // SAFETY: a prefetch is only a hint and never faults; the
             // address is that of a live bucket anyway.
-            unsafe { std::arch::x86_64::_mm_prefetch(w.as_ptr() as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+            unsafe { std::arch::x86_64::_mm_prefetch(b as *const i8, std::arch::x86_64::_MM_HINT_T0) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
     fn clear(&mut self) {
-        self.generation = (self.generation + 1) % 256;
+        self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.words.iter_mut().for_each(|k| *k = 0);
         }
@@ -503,6 +555,7 @@ mod tests {
             upper: v,
             draft,
             best: 0,
+            work: 0,
         }
     }
 
@@ -512,8 +565,8 @@ mod tests {
             .filter_map(|k| {
                 let e = t.probe(k)?;
                 assert_eq!(e.lower, k as Value, "key {k} answers with another key's entry");
-                let w = t.bucket(k);
-                Some((k, (0..SLOTS).find(|&s| w[s] == k + 1).unwrap()))
+                let b = t.bucket(k);
+                Some((k, (0..SLOTS).find(|&s| b.tags[s] == k + 1).unwrap()))
             })
             .collect();
         found.sort_by_key(|&(_, slot)| slot);
@@ -578,6 +631,46 @@ mod tests {
     }
 
     #[test]
+    fn replacement_keeps_work_among_equal_drafts() {
+        let worked = |v: Value, work: u32| Entry {
+            work,
+            ..entry(v, u32::MAX)
+        };
+        let mut t = FixedTable::with_buckets(1);
+        t.store(1, worked(1, 20));
+        t.store(2, worked(2, 3));
+        t.store(3, worked(3, 9));
+        assert_eq!(held(&mut t, 0..10), [3, 2, 1]);
+        t.store(4, worked(4, 1)); // evicts 2, the least work
+        assert_eq!(held(&mut t, 0..10), [4, 3, 1]);
+        t.store(5, worked(5, 1)); // 4 and 5 tie: the older, 4, goes
+        assert_eq!(held(&mut t, 0..10), [5, 3, 1]);
+        // An update keeps the larger work: 1 stays the costliest.
+        t.store(1, worked(1, 2));
+        assert_eq!(t.probe(1).unwrap().work, 20);
+        t.store(6, worked(6, 15)); // evicts 5
+        t.store(7, worked(7, 10)); // evicts 3 (9): 6 and 1 are costlier
+        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
+        // The draft comes first: a shallower entry goes before a cheaper one.
+        let mut t = FixedTable::with_buckets(1);
+        t.store(
+            1,
+            Entry {
+                work: 30,
+                ..entry(1, 2)
+            },
+        );
+        t.store(2, Entry { work: 1, ..entry(2, 5) });
+        t.store(3, Entry { work: 1, ..entry(3, 5) });
+        t.store(4, Entry { work: 1, ..entry(4, 5) });
+        assert_eq!(held(&mut t, 0..10), [4, 3, 2]);
+        assert_eq!(Entry::work_of(0), 0);
+        assert_eq!(Entry::work_of(1), 1);
+        assert_eq!(Entry::work_of(3), 2);
+        assert_eq!(Entry::work_of(u64::MAX), 64);
+    }
+
+    #[test]
     fn clear_starts_a_generation() {
         let mut t = FixedTable::with_buckets(2);
         // Through two wraps of the generation counter: nothing from before a
@@ -603,7 +696,7 @@ mod tests {
             (crate::VALUE_MIN, crate::VALUE_MAX, 0, 0),
             (-5, 7, 1, 254),
             (3, 3, 12345, 255),
-            (0, 0, u32::MAX - 1, 100_000),
+            (0, 0, 65_534, 100_000),
         ];
         for (k, &(lower, upper, draft, best)) in cases.iter().enumerate() {
             let key = 1000 * k as u64;
@@ -614,17 +707,27 @@ mod tests {
                     upper,
                     draft,
                     best,
+                    work: k as u32 * 30,
                 },
             );
             let e = t.probe(key).unwrap();
             assert_eq!((e.lower, e.upper, e.draft), (lower, upper, draft));
             // Move indices that do not fit a byte are forgotten, never garbled.
             assert_eq!(e.best, if best < 255 { best } else { NO_MOVE });
+            assert_eq!(e.work, (k as u32 * 30).min(64));
+        }
+        // Drafts a slot cannot hold (other than a search to the end) are forgotten.
+        for (key, draft) in [(7, 65_535), (8, u32::MAX - 1)] {
+            t.store(key, entry(1, draft));
+            assert_eq!(t.probe(key), None);
         }
         // The one key that would look like an empty slot is never stored.
         t.store(u64::MAX, entry(1, 1));
         assert_eq!(t.probe(u64::MAX), None);
         let mut c = t.clone();
-        assert_eq!(c.probe(1000).unwrap().lower, crate::VALUE_MIN);
+        for key in (0..5).map(|k| 1000 * k) {
+            assert_eq!(c.probe(key), t.probe(key));
+        }
+        assert!((0..5).any(|k| c.probe(1000 * k).is_some()));
     }
 }

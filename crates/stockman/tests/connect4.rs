@@ -39,7 +39,6 @@ fn check_set(name: &str, text: &str, algo: Algorithm, table: TableSize, limit: O
         table_move_first: true,
         ..Default::default()
     };
-    let start = std::time::Instant::now();
     let mut total = Stats::default();
     for (i, &(moves, score)) in set.iter().enumerate() {
         let game = ConnectFour::from_moves(moves).unwrap();
@@ -50,13 +49,12 @@ fn check_set(name: &str, text: &str, algo: Algorithm, table: TableSize, limit: O
     let n = set.len() as f64;
     eprintln!(
         "{name} with {algo} + {table:?} table: {} positions, {} visited in all, mean {:.0} visited, {:.0} expanded, \
-         {:.2} passes; {:.2} s",
+         {:.2} passes",
         set.len(),
         total.nodes,
         total.nodes as f64 / n,
         total.nodes_expanded as f64 / n,
         total.passes as f64 / n,
-        start.elapsed().as_secs_f64()
     );
     total
 }
@@ -153,7 +151,7 @@ fn test_l1_r1_mtd_bi() {
 }
 
 /// Positions MTD(bi) visits on the whole of `Test_L1_R1` with [`EASY_TABLE`].
-const L1_R1_MTD_BI_NODES: u64 = 3_274_679;
+const L1_R1_MTD_BI_NODES: u64 = 3_274_655;
 
 /// The other searches on the easy opening set: MTD(f) from 0, alpha-beta
 /// and NegaScout visit 50,000-75,000 positions per position (every
@@ -237,7 +235,7 @@ fn a_tiny_table_costs_nodes_never_values() {
 
 /// Positions visited by MTD(bi), MTD(f), alpha-beta and NegaScout on the
 /// first 100 positions of `Test_L2_R1` with a table of two buckets.
-const TINY_TABLE_NODES: [u64; 4] = [49_334, 140_075, 96_649, 38_328];
+const TINY_TABLE_NODES: [u64; 4] = [49_377, 143_825, 98_673, 38_276];
 
 #[test]
 fn sets_parse_and_scores_are_in_range() {

@@ -27,6 +27,8 @@ __all__ = [
     "RandomTree",
     "Connect4",
     "TicTacToe",
+    "Othello",
+    "Chess",
     "SearchLimit",
     "ALGORITHMS",
     "VALUE_MIN",
@@ -66,6 +68,25 @@ def TicTacToe(position: str = "") -> Any:
     return _stockman.BuiltinGame("tictactoe", position)
 
 
+def Othello(position: str = "") -> Any:
+    """Othello (8x8) after the squares ``position`` (``"f5d6c3"``) or at an FFO
+    board (``"<64 squares a1..h8: X, O, -> X"``, the last letter the side to move).
+
+    Searched exactly to the end (the final disc difference, empty squares to
+    the winner) or with ``depth`` by the heuristic evaluation. Raises
+    ``ValueError`` naming the bad move or square and its column.
+    """
+    return _stockman.BuiltinGame("othello", position)
+
+
+def Chess(position: str = "startpos") -> Any:
+    """Chess at ``position``: ``"startpos"``, a FEN or an EPD line, optionally
+    followed by ``moves e2e4 e7e5 ...`` (UCI). Needs ``depth``: values are
+    centipawns with a quiescence search at the horizon; best moves in UCI.
+    """
+    return _stockman.BuiltinGame("chess", position)
+
+
 def random_tree(spec: str) -> RandomTree:
     """A seeded random tree, e.g. ``random_tree("width=8,depth=8,seed=1")``.
 
@@ -103,7 +124,8 @@ def solve(
     """Searches ``source`` with each algorithm; one dict per algorithm.
 
     ``source``: tree text (``"[[3,12,8],[2,4,6],[14,5,2]]"``), nested lists of
-    ints, ``random_tree(spec)``, ``Connect4(moves)``, ``TicTacToe(moves)``, or a
+    ints, ``random_tree(spec)``, ``Connect4(moves)``, ``TicTacToe(moves)``,
+    ``Othello(position)``, ``Chess(position)`` (with ``depth``), or a
     Python game: an object with ``root()``, ``role(pos)`` (``"max"``/``"min"``),
     ``moves(pos)``, ``play(pos, move)``, ``evaluate(pos)`` (an int, from MAX's
     view) and optionally ``hash(pos)`` (an int; the MT drivers and BNS need it).

@@ -19,7 +19,7 @@
 //! assert_eq!(out.stats.leaf_evals, 7); // 4 and 6 are cut off
 //! ```
 
-use super::context::Context;
+use super::context::{Context, Stop};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
@@ -125,11 +125,17 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// The order to try the moves of `pos` in: the table's move first (if
     /// enabled), then, when a learning heuristic is on and the game names
     /// its moves, the killers of `ply` and the rest by history score; else
-    /// the rest left to right. Give it back with [`Engine::give_order`].
+    /// the rest left to right. The moves are `cx.stack[start..]`. Give it
+    /// back with [`Engine::give_order`].
     #[inline]
-    pub fn order(&mut self, pos: &G::Position, moves: &[G::Move], hint: u32, ply: u32) -> Order {
+    pub fn order(&mut self, pos: &G::Position, start: usize, hint: u32, ply: u32) -> Order {
+        let moves = &self.cx.stack[start..];
         let n = moves.len();
-        let first = self.first_move(hint, n);
+        let first = if self.move_first && (hint as usize) < n {
+            hint as usize
+        } else {
+            0
+        };
         if !(self.history || self.killers) || self.cx.game.move_key(pos, moves[0]).is_none() {
             return Order::Plain(first);
         }
@@ -204,12 +210,13 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
 
     /// Enhanced transposition cutoff: a child whose stored bound (at the
     /// children's draft) already refutes the window settles `pos` without
-    /// searching. Returns the bound and the child's index.
+    /// searching (its moves are `cx.stack[start..]`). Returns the bound and
+    /// the child's index.
     #[inline]
     pub fn etc_cut(
         &mut self,
         pos: &G::Position,
-        moves: &[G::Move],
+        start: usize,
         ply: u32,
         role: Role,
         alpha: Value,
@@ -222,9 +229,11 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if draft == 0 && !self.table_at_horizon {
             return None;
         }
-        for (i, &mv) in moves.iter().enumerate() {
-            let child = self.cx.game.play(pos, mv);
-            let k = self.cx.game.hash(&child)?;
+        for (i, &mv) in self.cx.stack[start..].iter().enumerate() {
+            let k = match self.cx.game.child_hash(pos, mv) {
+                Some(k) => k,
+                None => self.cx.game.hash(&self.cx.game.play(pos, mv))?,
+            };
             self.cx.stats.tt_probes += 1;
             let Some(e) = self.table.probe(k) else { continue };
             self.cx.stats.tt_hits += 1;
@@ -238,6 +247,24 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             }
         }
         None
+    }
+
+    /// Asks the table to start loading the entries of the children of
+    /// `pos` (its moves are `cx.stack[start..]`), if the game can name their
+    /// keys without playing the moves ([`Game::child_hash`]). The ordering
+    /// and the first moves' searches then overlap the memory's latency
+    /// instead of waiting for it at each child's probe.
+    #[inline]
+    pub fn prefetch_children(&self, pos: &G::Position, start: usize, ply: u32) {
+        if !T::ENABLED || (self.cx.draft(ply + 1) == 0 && !self.table_at_horizon) {
+            return;
+        }
+        for &mv in &self.cx.stack[start..] {
+            match self.cx.game.child_hash(pos, mv) {
+                Some(k) => self.table.prefetch(k),
+                None => return,
+            }
+        }
     }
 
     /// One full search of the root with a window, as a one-pass outcome.
@@ -260,7 +287,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     }
 
     /// Searches the root with `(alpha, beta)`; sets `root_best`.
-    pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, SearchError> {
+    pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
         self.node(root, 0, alpha, beta)
     }
@@ -275,6 +302,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             entry: Entry::unknown(draft),
             hint: NO_MOVE,
             cut: None,
+            nodes: self.cx.stats.nodes,
         };
         let use_table = T::ENABLED && (draft > 0 || self.table_at_horizon);
         if use_table {
@@ -340,37 +368,23 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             entry.upper = g;
         }
         entry.best = best;
+        // The positions visited since this node's own visit, itself included.
+        entry.work = Entry::work_of(self.cx.stats.nodes - p.nodes + 1);
         self.table.store(k, entry);
         self.cx.stats.tt_stores += 1;
     }
 
     /// Evaluates a leaf and stores its value exactly, whatever the window.
     #[inline]
-    pub fn leaf(&mut self, pos: &G::Position, p: &Probe) -> Result<Value, SearchError> {
+    pub fn leaf(&mut self, pos: &G::Position, p: &Probe) -> Result<Value, Stop> {
         let v = self.cx.evaluate(pos)?;
         self.store(p, v, -INF, INF, NO_MOVE);
         self.exact = true;
         Ok(v)
     }
 
-    /// The order to try `n` moves in: the table's hint first if enabled.
-    #[inline]
-    pub fn first_move(&self, hint: u32, n: usize) -> usize {
-        if self.move_first && (hint as usize) < n {
-            hint as usize
-        } else {
-            0
-        }
-    }
-
     /// Searches the node `pos` at `ply` (used by drivers that work below the root, like BNS).
-    pub fn node(
-        &mut self,
-        pos: &G::Position,
-        ply: u32,
-        mut alpha: Value,
-        mut beta: Value,
-    ) -> Result<Value, SearchError> {
+    pub fn node(&mut self, pos: &G::Position, ply: u32, mut alpha: Value, mut beta: Value) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
         if O::WINDOWS {
@@ -384,20 +398,20 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if self.cx.at_horizon(ply) {
             return self.leaf(pos, &p);
         }
-        let moves = self.cx.moves(pos, ply);
-        if moves.is_empty() {
-            self.cx.give_back(ply, moves);
+        let start = self.cx.push_moves(pos, ply);
+        let n = self.cx.stack.len() - start;
+        if n == 0 {
             return self.leaf(pos, &p);
         }
         self.cx.stats.nodes_expanded += 1;
+        self.prefetch_children(pos, start, ply);
         let role = self.cx.game.role(pos);
-        if let Some((v, i)) = self.etc_cut(pos, &moves, ply, role, alpha, beta) {
-            self.cx.give_back(ply, moves);
+        if let Some((v, i)) = self.etc_cut(pos, start, ply, role, alpha, beta) {
+            self.cx.pop_moves(start);
             self.store(&p, v, alpha, beta, i as u32);
             return Ok(v);
         }
-        let n = moves.len();
-        let order = self.order(pos, &moves, p.hint, ply);
+        let order = self.order(pos, start, p.hint, ply);
         let mut g = role.worst();
         let mut best = order.at(0);
         let mut result = Ok(());
@@ -417,7 +431,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
                     (alpha, beta.min(g))
                 }
             };
-            let child = self.cx.game.play(pos, moves[i]);
+            let child = self.cx.game.play(pos, self.cx.stack[start + i]);
             self.cx.enter(i);
             let r = self.node(&child, ply + 1, a, b);
             self.cx.leave();
@@ -436,9 +450,9 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         self.give_order(ply, order);
         if result.is_ok() {
-            self.learn(pos, moves[best], ply, role, g, alpha, beta);
+            self.learn(pos, self.cx.stack[start + best], ply, role, g, alpha, beta);
         }
-        self.cx.give_back(ply, moves);
+        self.cx.pop_moves(start);
         result?;
         self.exact = false;
         if ply == 0 {
@@ -478,6 +492,9 @@ pub(crate) struct Probe {
     pub hint: u32,
     /// A value that settles the node without search.
     pub cut: Option<Value>,
+    /// The positions visited before this node (its own visit counted), for
+    /// the work of its entry.
+    pub nodes: u64,
 }
 
 /// The `k`-th move to try when move `first` goes first and the rest keep their order.

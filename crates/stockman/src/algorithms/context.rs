@@ -1,11 +1,17 @@
 //! The state a depth-first search carries: the game, counters, limits,
-//! observer, the path to the current node and reusable move buffers.
+//! observer, the path to the current node and the move lists along it.
 
 use crate::game::Game;
 use crate::observe::Observer;
 use crate::search::{checked, Budget, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::value::Value;
+
+/// Why a depth-first search stopped, boxed: the searches return it from
+/// every node, and a `Result<Value, Stop>` fits in two registers where a
+/// `Result<Value, SearchError>` (which carries the counters) is returned
+/// through memory. `?` turns it back into a [`SearchError`].
+pub(crate) type Stop = Box<SearchError>;
 
 /// Shared machinery of the depth-first searches.
 pub(crate) struct Context<'a, G: Game, O: Observer> {
@@ -17,8 +23,10 @@ pub(crate) struct Context<'a, G: Game, O: Observer> {
     pub obs: &'a mut O,
     /// 0-based child indices from the root to the current node (kept only if `O::PATHS`).
     pub path: Vec<u32>,
-    /// One move list per ply, reused so that no search allocates per node.
-    buffers: Vec<Vec<G::Move>>,
+    /// The move lists of the nodes from the root to the current one, one
+    /// after the other: a node's list starts where its parent's ends
+    /// ([`Context::push_moves`]), so no search allocates per node.
+    pub stack: Vec<G::Move>,
 }
 
 impl<'a, G: Game, O: Observer> Context<'a, G, O> {
@@ -30,7 +38,7 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
             budget: Budget::new(opts),
             obs,
             path: Vec::new(),
-            buffers: Vec::new(),
+            stack: Vec::new(),
         }
     }
 
@@ -46,8 +54,8 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
 
     /// Counts a visited position against the limits.
     #[inline]
-    pub fn visit(&mut self) -> Result<(), SearchError> {
-        self.budget.visit(&mut self.stats)
+    pub fn visit(&mut self) -> Result<(), Stop> {
+        self.budget.visit(&mut self.stats).map_err(Box::new)
     }
 
     /// Whether `ply` is at the horizon, where a node is a leaf whatever its
@@ -62,36 +70,28 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
         at
     }
 
-    /// The moves at `pos` (below the horizon), empty at a terminal.
-    /// Give the list back with [`Context::give_back`].
+    /// Appends the moves of `pos` (below the horizon) to [`Context::stack`]
+    /// and returns where they start: they are `stack[start..]`, none at a
+    /// terminal. Drop them with [`Context::pop_moves`] before returning.
     #[inline]
-    pub fn moves(&mut self, pos: &G::Position, ply: u32) -> Vec<G::Move> {
+    pub fn push_moves(&mut self, pos: &G::Position, ply: u32) -> usize {
         debug_assert!(ply < self.horizon, "ask at_horizon first");
-        let mut list = if (ply as usize) < self.buffers.len() {
-            std::mem::take(&mut self.buffers[ply as usize])
-        } else {
-            Vec::new()
-        };
-        list.clear();
-        self.game.moves(pos, &mut list);
-        list
+        let start = self.stack.len();
+        self.game.moves(pos, &mut self.stack);
+        start
     }
 
-    /// Returns a move list to the pool of `ply`.
+    /// Drops the move lists from `start` on (a node's, and any left above it).
     #[inline]
-    pub fn give_back(&mut self, ply: u32, list: Vec<G::Move>) {
-        let ply = ply as usize;
-        if ply >= self.buffers.len() {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        self.buffers[ply] = list;
+    pub fn pop_moves(&mut self, start: usize) {
+        self.stack.truncate(start);
     }
 
     /// Evaluates a leaf, counting it and telling the observer.
     #[inline]
-    pub fn evaluate(&mut self, pos: &G::Position) -> Result<Value, SearchError> {
+    pub fn evaluate(&mut self, pos: &G::Position) -> Result<Value, Stop> {
         self.stats.leaf_evals += 1;
-        let v = checked(self.game.evaluate(pos))?;
+        let v = checked(self.game.evaluate(pos)).map_err(Box::new)?;
         if O::PATHS {
             self.obs.leaf(&self.path, v);
         }

@@ -14,7 +14,7 @@
 //! assert_eq!((out.value, out.best_index, out.stats.leaf_evals), (Some(3), Some(0), 9));
 //! ```
 
-use super::context::Context;
+use super::context::{Context, Stop};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{Outcome, SearchError, SearchOptions};
@@ -53,21 +53,22 @@ fn node<G: Game, O: Observer>(
     pos: &G::Position,
     ply: u32,
     best: &mut Option<(usize, G::Move)>,
-) -> Result<Value, SearchError> {
+) -> Result<Value, Stop> {
     cx.visit()?;
     if cx.at_horizon(ply) {
         return cx.evaluate(pos);
     }
-    let moves = cx.moves(pos, ply);
-    if moves.is_empty() {
-        cx.give_back(ply, moves);
+    let start = cx.push_moves(pos, ply);
+    let n = cx.stack.len() - start;
+    if n == 0 {
         return cx.evaluate(pos);
     }
     cx.stats.nodes_expanded += 1;
     let role = cx.game.role(pos);
     let mut g = role.worst();
     let mut found = None;
-    for (i, &m) in moves.iter().enumerate() {
+    for i in 0..n {
+        let m = cx.stack[start + i];
         let child = cx.game.play(pos, m);
         cx.enter(i);
         let v = node(cx, &child, ply + 1, &mut None);
@@ -75,7 +76,7 @@ fn node<G: Game, O: Observer>(
         let v = match v {
             Ok(v) => v,
             Err(e) => {
-                cx.give_back(ply, moves);
+                cx.pop_moves(start);
                 return Err(e);
             }
         };
@@ -85,6 +86,6 @@ fn node<G: Game, O: Observer>(
         }
     }
     *best = found;
-    cx.give_back(ply, moves);
+    cx.pop_moves(start);
     Ok(g)
 }

@@ -20,6 +20,7 @@
 //! ```
 
 use super::alphabeta::{nth_move, Engine};
+use super::context::Stop;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
@@ -101,7 +102,7 @@ fn scout<G: Game, O: Observer, T: Table>(
     ply: u32,
     mut alpha: Value,
     mut beta: Value,
-) -> Result<Value, SearchError> {
+) -> Result<Value, Stop> {
     e.cx.visit()?;
     e.exact = false;
     if O::WINDOWS {
@@ -115,20 +116,20 @@ fn scout<G: Game, O: Observer, T: Table>(
     if e.cx.at_horizon(ply) {
         return e.leaf(pos, &p);
     }
-    let moves = e.cx.moves(pos, ply);
-    if moves.is_empty() {
-        e.cx.give_back(ply, moves);
+    let start = e.cx.push_moves(pos, ply);
+    let n = e.cx.stack.len() - start;
+    if n == 0 {
         return e.leaf(pos, &p);
     }
     e.cx.stats.nodes_expanded += 1;
+    e.prefetch_children(pos, start, ply);
     let role = e.cx.game.role(pos);
-    if let Some((v, i)) = e.etc_cut(pos, &moves, ply, role, alpha, beta) {
-        e.cx.give_back(ply, moves);
+    if let Some((v, i)) = e.etc_cut(pos, start, ply, role, alpha, beta) {
+        e.cx.pop_moves(start);
         e.store(&p, v, alpha, beta, i as u32);
         return Ok(v);
     }
-    let n = moves.len();
-    let order = e.order(pos, &moves, p.hint, ply);
+    let order = e.order(pos, start, p.hint, ply);
     let mut g = role.worst();
     let mut best = order.at(0);
     let mut result = Ok(());
@@ -137,7 +138,7 @@ fn scout<G: Game, O: Observer, T: Table>(
         if (role == Role::Max && g >= beta) || (role == Role::Min && g <= alpha) {
             break;
         }
-        let child = e.cx.game.play(pos, moves[i]);
+        let child = e.cx.game.play(pos, e.cx.stack[start + i]);
         e.cx.enter(i);
         let r = if k == 0 {
             scout(e, &child, ply + 1, alpha, beta)
@@ -183,9 +184,9 @@ fn scout<G: Game, O: Observer, T: Table>(
     }
     e.give_order(ply, order);
     if result.is_ok() {
-        e.learn(pos, moves[best], ply, role, g, alpha, beta);
+        e.learn(pos, e.cx.stack[start + best], ply, role, g, alpha, beta);
     }
-    e.cx.give_back(ply, moves);
+    e.cx.pop_moves(start);
     result?;
     e.exact = false;
     if ply == 0 {

@@ -1125,11 +1125,8 @@ impl Game for ChessGame {
     fn bounds(&self, pos: &ChessPosition) -> (Value, Value) {
         let p = pos.ply as Value;
         let (lo, hi) = (-(MATE - p), MATE - p - 1);
-        if pos.ply % 2 == 0 {
-            (lo, hi)
-        } else {
-            (-hi, -lo)
-        }
+        let role = if pos.ply % 2 == 0 { Role::Max } else { Role::Min };
+        super::for_role(role, (lo, hi))
     }
 
     fn name(&self) -> &str {

@@ -66,7 +66,16 @@
 //!   (exact scores at terminals), turned to MAX's view, and in heuristic
 //!   mode scaled by 100 and widened to include `-99..=99`.
 //! - **Hash.** Pons' key `current + mask`: unique for every position (49
-//!   bits), so the table never confuses two positions.
+//!   bits), so the table never confuses two positions. When the root is
+//!   its own mirror image (the empty board, or any position symmetric
+//!   about the centre column), a position and its mirror image have the
+//!   same value and share one key, the smaller of their two: the table
+//!   then solves each pair once (the first moves 1 and 7, 2 and 6, 3 and 5
+//!   lead to mirrored games). The moves of a position whose mirror image
+//!   has the smaller key break their ties in mirrored order (4, 5, 3, 6,
+//!   2, 7, 1), so that a best move stored as an index in one list names
+//!   the mirrored move in the other. Other roots keep plain keys: their
+//!   searches meet a position and its mirror image only rarely.
 //!
 //! # Example
 //! ```
@@ -119,6 +128,11 @@ const BOTTOM: u64 = {
 const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 /// Centre-first column order, for ties of the move ordering.
 const ORDER: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+/// [`ORDER`] seen in a mirror: the ties of a position whose mirror image
+/// holds its shared key ([`ConnectFour`]'s symmetry).
+const ORDER_MIRRORED: [u8; WIDTH] = [3, 4, 2, 5, 1, 6, 0];
+/// The bits of one column, sentinel included.
+const COLUMN_BITS: u64 = (1 << H1) - 1;
 
 /// The number of possible fours through each cell, bottom row first.
 const WEIGHTS: [[u8; WIDTH]; HEIGHT] = [
@@ -180,6 +194,19 @@ fn winning_cells(stones: u64, mask: u64) -> u64 {
     r & (BOARD ^ mask)
 }
 
+/// A bitboard (or a key: columns never carry into each other) seen in a
+/// mirror: column `c` moves to column `6 - c`.
+#[inline]
+fn mirror(x: u64) -> u64 {
+    let mut r = 0;
+    let mut c = 0;
+    while c < WIDTH as u32 {
+        r |= (x >> (c * H1) & COLUMN_BITS) << ((WIDTH as u32 - 1 - c) * H1);
+        c += 1;
+    }
+    r
+}
+
 /// Whether `stones` hold four in a row.
 #[inline]
 fn has_four(stones: u64) -> bool {
@@ -202,11 +229,21 @@ fn weight(stones: u64) -> i32 {
 /// A Connect Four position in Pascal Pons' layout: the stones of the side
 /// to move (`current`) and of both sides (`mask`), seven bits per column
 /// (six cells and an empty sentinel on top), bottom cell first, plus the
-/// number of stones played. `Copy`, 24 bytes.
+/// number of stones played. `Copy`, 40 bytes.
+///
+/// It also carries both sides' winning cells (the empty cells that would
+/// complete a four), which every search asks for at every position (its
+/// bounds, its moves): [`Board::play`] derives them from the parent's at
+/// the cost of one scan for fours (the mover's), where computing them
+/// afresh in each question took two per question.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     current: u64,
     mask: u64,
+    /// `winning_cells(current, mask)`: where the side to move connects four.
+    mine: u64,
+    /// `winning_cells(current ^ mask, mask)`: where the opponent would.
+    theirs: u64,
     moves: u8,
     /// The last move connected four: the side to move has lost. Only a root
     /// parsed from a move string can be such a position (searches play
@@ -220,6 +257,8 @@ impl Board {
         Board {
             current: 0,
             mask: 0,
+            mine: 0,
+            theirs: 0,
             moves: 0,
             lost: false,
         }
@@ -278,7 +317,7 @@ impl Board {
         if self.is_over() {
             return Vec::new();
         }
-        let wins = winning_cells(self.current, self.mask) & (self.mask + BOTTOM) & BOARD;
+        let wins = self.mine & (self.mask + BOTTOM) & BOARD;
         (0..WIDTH as u8).filter(|&col| wins & column_mask(col) != 0).collect()
     }
 
@@ -288,16 +327,28 @@ impl Board {
     fn play(&self, col: u8) -> Board {
         debug_assert!(self.can_play(col));
         let mask = self.mask | (self.mask + (1 << (u32::from(col) * H1)));
-        // The stone just played completes four: the new side to move has lost.
-        // (Searches reach this only from decided positions, which list their
-        // winning moves so that the root still names its best move.)
         let cell = mask ^ self.mask;
         Board {
             current: self.current ^ self.mask,
             mask,
+            // The opponent, now to move, keeps its winning cells but the one filled.
+            mine: self.theirs & !cell,
+            // The mover's, with its new stone: the one scan of the move.
+            theirs: winning_cells(self.current | cell, mask),
             moves: self.moves + 1,
-            lost: winning_cells(self.current, self.mask) & cell != 0,
+            // The stone just played completes four: the new side to move has lost.
+            // (Searches reach this only from decided positions, which list their
+            // winning moves so that the root still names its best move.)
+            lost: self.mine & cell != 0,
         }
+    }
+
+    /// The key of the board after a stone in column `col` (which must have
+    /// room), without the rest of [`Board::play`]'s work.
+    #[inline]
+    fn child_key(&self, col: u8) -> u64 {
+        let mask = self.mask | (self.mask + (1 << (u32::from(col) * H1)));
+        (self.current ^ self.mask) + mask
     }
 
     /// Classifies the position for the side to move; see the module docs.
@@ -312,11 +363,10 @@ impl Board {
             return Status::Decided(0);
         }
         let possible = (self.mask + BOTTOM) & BOARD;
-        let mine = winning_cells(self.current, self.mask);
+        let (mine, theirs) = (self.mine, self.theirs);
         if mine & possible != 0 {
             return Status::Decided((43 - m) / 2);
         }
-        let theirs = winning_cells(self.current ^ self.mask, self.mask);
         let forced = possible & theirs;
         let candidates = if forced == 0 {
             possible
@@ -369,28 +419,37 @@ enum Status {
     Open { nonlosing: u64, mine: u64, theirs: u64 },
 }
 
-/// How [`ConnectFour`] values positions; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Scoring {
-    /// Exact scores at terminals, 0 at a horizon: for searches to the end.
-    #[default]
-    Exact,
-    /// Scores × 100 at terminals, a heuristic in `-99..=99` at a horizon:
-    /// for fixed-depth searches.
-    Heuristic,
-}
+pub use super::Scoring;
 
 /// Connect Four from a given position; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConnectFour {
     root: Board,
     scoring: Scoring,
+    /// The root is its own mirror image: positions and their mirror images
+    /// share keys (see the module docs, "Hash").
+    symmetric: bool,
+}
+
+impl Default for ConnectFour {
+    fn default() -> ConnectFour {
+        ConnectFour::at(Board::new(), Scoring::Exact)
+    }
 }
 
 impl ConnectFour {
     /// The empty board, first player (MAX) to move, exact scoring.
     pub fn new() -> ConnectFour {
         ConnectFour::default()
+    }
+
+    /// The game from `root`.
+    fn at(root: Board, scoring: Scoring) -> ConnectFour {
+        ConnectFour {
+            root,
+            scoring,
+            symmetric: root.key() == mirror(root.key()),
+        }
     }
 
     /// The position after the columns of `moves` (digits `1`-`7`, first
@@ -427,10 +486,7 @@ impl ConnectFour {
             // The stones of the player who just moved are `mask ^ current`.
             board.lost = has_four(board.mask ^ board.current);
         }
-        Ok(ConnectFour {
-            root: board,
-            scoring: Scoring::Exact,
-        })
+        Ok(ConnectFour::at(board, Scoring::Exact))
     }
 
     /// The same position with [`Scoring::Heuristic`], for fixed-depth searches.
@@ -456,6 +512,17 @@ impl ConnectFour {
     /// Stones on the board at the root.
     pub fn moves_played(&self) -> usize {
         self.root.moves_played()
+    }
+
+    /// The table key of a position whose own key is `key`: itself, or
+    /// under a symmetric root the smaller of it and its mirror image's.
+    #[inline]
+    fn shared_key(&self, key: u64) -> u64 {
+        if self.symmetric {
+            key.min(mirror(key))
+        } else {
+            key
+        }
     }
 
     /// A score for the side to move at `pos`, as a value from MAX's view.
@@ -509,7 +576,7 @@ impl Game for ConnectFour {
             // here below the root: `bounds` settles the position exactly.
             Status::Decided(_) => {
                 let possible = (pos.mask + BOTTOM) & BOARD;
-                let wins = winning_cells(pos.current, pos.mask) & possible;
+                let wins = pos.mine & possible;
                 if wins != 0 {
                     wins
                 } else {
@@ -517,10 +584,17 @@ impl Game for ConnectFour {
                 }
             }
         };
-        // Insertion sort by threats, stable over the centre-first order.
+        // Insertion sort by threats, stable over the centre-first order (as
+        // seen in the mirror when the mirror image holds the shared key, so
+        // that a stored best move's index names the mirrored move there).
+        let order = if self.symmetric && mirror(pos.key()) < pos.key() {
+            &ORDER_MIRRORED
+        } else {
+            &ORDER
+        };
         let mut list = [(0u8, 0u32); WIDTH];
         let mut n = 0;
-        for col in ORDER {
+        for &col in order {
             let mv = nonlosing & column_mask(col);
             if mv == 0 {
                 continue;
@@ -559,9 +633,18 @@ impl Game for ConnectFour {
         }
     }
 
+    /// The key `current + mask`, shared with the mirror image under a
+    /// symmetric root (see the module docs).
     #[inline]
     fn hash(&self, pos: &Board) -> Option<u64> {
-        Some(pos.key())
+        Some(self.shared_key(pos.key()))
+    }
+
+    /// The child's key, from two additions: the searches prefetch the
+    /// table entries of a node's children with it.
+    #[inline]
+    fn child_hash(&self, pos: &Board, mv: u8) -> Option<u64> {
+        Some(self.shared_key(pos.child_key(mv)))
     }
 
     /// The column, and whose stone it is.
@@ -583,11 +666,7 @@ impl Game for ConnectFour {
                     lo = (lo * HEURISTIC_SCALE).min(-HEURISTIC_MAX);
                     hi = (hi * HEURISTIC_SCALE).max(HEURISTIC_MAX);
                 }
-                if self.role(pos) == Role::Max {
-                    (lo, hi)
-                } else {
-                    (-hi, -lo)
-                }
+                super::for_role(self.role(pos), (lo, hi))
             }
         }
     }
@@ -617,10 +696,7 @@ impl Playable for ConnectFour {
     }
 
     fn after(&self, mv: u8) -> ConnectFour {
-        ConnectFour {
-            root: self.root.play(mv),
-            ..*self
-        }
+        ConnectFour::at(self.root.play(mv), self.scoring)
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
@@ -696,7 +772,7 @@ mod tests {
         let total: i32 = WEIGHTS.iter().flatten().map(|&w| i32::from(w)).sum();
         assert_eq!(total, 69 * 4); // 69 possible fours of four cells
         assert_eq!(weight(BOARD), total);
-        assert_eq!(std::mem::size_of::<Board>(), 24);
+        assert_eq!(std::mem::size_of::<Board>(), 40);
     }
 
     #[test]
@@ -831,6 +907,31 @@ mod tests {
     }
 
     #[test]
+    fn mirror_images_share_keys_under_a_symmetric_root() {
+        let root = ConnectFour::new();
+        assert!(root.symmetric && game("44").symmetric && !game("1").symmetric);
+        // Play a game and its mirror image from the empty board.
+        let (mut a, mut b) = (root.root(), root.root());
+        for col in [0, 1, 3, 3, 2, 5, 6, 2, 4] {
+            a = root.play(&a, col);
+            b = root.play(&b, 6 - col);
+            assert_eq!(mirror(a.key()), b.key());
+            assert_eq!(root.hash(&a), root.hash(&b));
+            let (mut la, mut lb) = (Vec::new(), Vec::new());
+            root.moves(&a, &mut la);
+            root.moves(&b, &mut lb);
+            // The same list seen in a mirror: index i names mirrored moves.
+            assert_eq!(la.iter().map(|&c| 6 - c).collect::<Vec<_>>(), lb);
+        }
+        // An asymmetric root keeps every position's own key.
+        let g = game("1");
+        let (a, b) = (g.play(&g.root(), 2), g.play(&g.root(), 4));
+        assert_eq!((g.hash(&a), g.hash(&b)), (Some(a.key()), Some(b.key())));
+        // Mirrored games have the same value.
+        assert_eq!(solve("4455321"), solve("4433567"));
+    }
+
+    #[test]
     fn hash_is_unique_on_a_small_tree() {
         use std::collections::HashMap;
         let g = ConnectFour::new();
@@ -841,6 +942,10 @@ mod tests {
             for p in frontier {
                 for col in 0..7 {
                     let c = p.play(col);
+                    // The winning cells play derives are those of a fresh scan.
+                    assert_eq!(c.mine, winning_cells(c.current, c.mask));
+                    assert_eq!(c.theirs, winning_cells(c.current ^ c.mask, c.mask));
+                    assert_eq!(g.child_hash(&p, col), g.hash(&c));
                     if let Some(old) = seen.insert(c.key(), c) {
                         assert_eq!((old.current, old.mask), (c.current, c.mask));
                     } else {

@@ -33,7 +33,32 @@ pub use othello::Othello;
 pub use tictactoe::TicTacToe;
 
 use crate::game::Game;
+use crate::value::{Role, Value};
 use std::fmt;
+
+/// How a game values positions: exactly, for searches to the end, or with
+/// a heuristic at the horizon, for fixed-depth searches. Each game's module
+/// documents its scale ([`connect4`], [`othello`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// The game's exact score at the end, 0 at a horizon.
+    #[default]
+    Exact,
+    /// Exact scores scaled above every heuristic value at the end, a
+    /// heuristic at the horizon (Connect Four: score x 100 and `-99..=99`;
+    /// Othello: disc difference x 1000 and `-999..=999`).
+    Heuristic,
+}
+
+/// Bounds `(lo, hi)` stated for the side to move, seen from MAX's side:
+/// unchanged when MAX moves, negated and swapped when MIN does.
+#[inline]
+pub(crate) fn for_role(role: Role, (lo, hi): (Value, Value)) -> (Value, Value) {
+    match role {
+        Role::Max => (lo, hi),
+        Role::Min => (-hi, -lo),
+    }
+}
 
 /// How a finished game ended, from the players' side (not MAX's or MIN's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

@@ -55,13 +55,16 @@
 //! knows, in forms that never change a minimax value:
 //! - **The last empty squares.** A position with at most [`SOLVE_EMPTIES`]
 //!   empty squares is solved by the game itself, with a plain alpha-beta
-//!   over the empty squares (parity order, no move lists, no table): its
+//!   over the empty squares (parity order, no move lists, no table), as a
+//!   chess program's quiescence search runs inside its evaluation: below
+//!   the root such a position is a **leaf** of the tree every algorithm
+//!   sees (no moves; [`Game::evaluate`] is its exact score), and its
 //!   [`Game::bounds_within`] is the exact score, or a fail-soft bound
-//!   outside the search's window, so depth-first searches never expand it,
-//!   and [`Game::evaluate`] is exact there too. (Best-first searches, which
-//!   do not ask for bounds, expand it like any node and get the same value.)
-//!   The positions this solver visits are not counted in the searches'
-//!   statistics, as a chess program's quiescence positions are not.
+//!   outside the search's window, so that depth-first searches settle it
+//!   with a null-window solve instead of a full one (best-first searches,
+//!   which do not ask for bounds, evaluate it). The positions the solver
+//!   visits are not counted in the searches' statistics, as quiescence
+//!   positions are not. The root lists its moves whatever its empties.
 //! - **Stability.** A disc that can never be flipped (on a full line, or
 //!   next to the board's edge or a stable disc of its colour in each of the
 //!   four directions) stays its owner's to the end, so the side to move
@@ -356,6 +359,9 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     if n <= 1 {
         return last_square(p, o, empty);
     }
+    if n == 2 {
+        return solve_two(p, o, empty, alpha, beta, passed);
+    }
     let mut best = -65;
     {
         // Parity: the empty squares of regions with an odd count first.
@@ -394,6 +400,37 @@ fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         final_score(p, o)
     } else {
         -solve_small(o, p, -beta, -alpha, true)
+    }
+}
+
+/// [`solve_small`] with two empty squares (`empty`): each move leads to a
+/// position with one square left, scored directly.
+#[inline]
+fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    let first = empty & empty.wrapping_neg();
+    let mut best = -65;
+    for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
+        let sq = x.trailing_zeros() as u8;
+        if NEIGHBOURS[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(sq, p, o);
+        if f != 0 {
+            let v = -last_square(o ^ f, p | f | x, y);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_two(o, p, empty, -beta, -alpha, true)
     }
 }
 
@@ -667,15 +704,7 @@ impl fmt::Display for Board {
     }
 }
 
-/// How [`Othello`] values positions; see the [module documentation](self).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Scoring {
-    /// Final disc differences at the end, 0 at a horizon: for searches to the end.
-    #[default]
-    Exact,
-    /// Final scores × 1000, a heuristic in `-999..=999` at a horizon: for fixed-depth searches.
-    Heuristic,
-}
+pub use super::Scoring;
 
 /// How [`Othello`] orders the moves it lists (the order every search sees);
 /// see the [module documentation](self) for the measured effect.
@@ -971,7 +1000,8 @@ fn parse_board(text: &str, lead: usize) -> Result<Board, OthelloError> {
         }
         chars.next();
         column += 1;
-        if squares == 64 {
+        if squares >= 64 {
+            // Too long: counted for the error below, never stored.
             squares += 1;
             continue;
         }
@@ -1058,6 +1088,12 @@ impl Game for Othello {
     }
 
     fn moves(&self, pos: &Board, out: &mut Vec<u8>) {
+        // The game solves its last empty squares itself: below the root,
+        // such a position is a leaf (its value is exact). The root lists
+        // its moves, so that a search of it still names a best move.
+        if pos.empties() <= SOLVE_EMPTIES && *pos != self.root {
+            return;
+        }
         let (p, o) = (pos.player, pos.opponent);
         let mut set = move_set(p, o);
         if set == 0 {
@@ -1174,8 +1210,8 @@ impl Game for Othello {
             Scoring::Heuristic => HEURISTIC_SCALE,
         };
         // The window from the side to move's view, in its units.
-        let max = self.role(pos) == Role::Max;
-        let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
+        let role = self.role(pos);
+        let (a, b) = super::for_role(role, (alpha, beta));
         // ... as final scores: a fail-soft result outside them settles the window.
         let (sa, sb) = if scale == 1 {
             (a.clamp(-65, 65), b.clamp(-65, 65))
@@ -1214,11 +1250,7 @@ impl Game for Othello {
                 }
             }
         };
-        if max {
-            (lo, hi)
-        } else {
-            (-hi, -lo)
-        }
+        super::for_role(role, (lo, hi))
     }
 
     fn name(&self) -> &str {
@@ -1425,7 +1457,6 @@ mod tests {
 
     #[test]
     fn stable_discs_are_never_flipped() {
-        let game = Othello::new();
         let mut rng = Rng(7);
         for b in random_positions(3, 300, 48) {
             let (mine, theirs) = b.stable();
@@ -1439,8 +1470,8 @@ mod tests {
                 loop {
                     assert_eq!(c.black() & black_stable, black_stable, "{}", b.to_ffo());
                     assert_eq!(c.white() & white_stable, white_stable, "{}", b.to_ffo());
-                    let mut moves = Vec::new();
-                    game.moves(&c, &mut moves);
+                    // Every legal move, to the very end of the game.
+                    let moves = Othello::from_board(c).legal_moves();
                     if moves.is_empty() {
                         break;
                     }
@@ -1642,6 +1673,11 @@ mod tests {
         assert_eq!(
             err(&format!("{}- X", &b)),
             "the board has 65 squares, not 64 (a1 to h8, row by row)"
+        );
+        // Far too long, with discs past the 64th square (a fuzzer's find).
+        assert_eq!(
+            err(&format!("{} X", "O".repeat(66))),
+            "the board has 66 squares, not 64 (a1 to h8, row by row)"
         );
         let bad = format!("{}Q{} X", &b[..10], &b[11..]);
         assert_eq!(
