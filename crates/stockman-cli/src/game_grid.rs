@@ -241,10 +241,12 @@ impl GameTask for Grid<'_> {
                 stats: Stats::default(),
                 leaf_positions: None,
                 minimax_positions: None,
+                cpu_us: None,
             };
             let Some(algo) = job.algorithm else {
                 row.algorithm = MINIMAL.to_string();
                 let start = Instant::now();
+                let cpu = thread_cpu_us();
                 match minimal_tree(&game, job.depth, self.g.minimal) {
                     Ok(m) => {
                         row.value = Some(m.value);
@@ -261,6 +263,7 @@ impl GameTask for Grid<'_> {
                     }
                 }
                 row.stats.time_us = start.elapsed().as_micros() as u64;
+                row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
                 rows.push(row);
                 self.bar.inc(1);
                 continue;
@@ -279,6 +282,7 @@ impl GameTask for Grid<'_> {
             } else {
                 algo.name().to_string()
             };
+            let cpu = thread_cpu_us();
             let r = match job.table {
                 Some(t) => {
                     // One table per size, cleared (a new generation: the
@@ -293,6 +297,7 @@ impl GameTask for Grid<'_> {
                 }
                 None => algo.search(&game, &opts),
             };
+            row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
             match r {
                 Ok(o) => {
                     row.value = o.value;
@@ -310,6 +315,21 @@ impl GameTask for Grid<'_> {
         }
         Ok(rows)
     }
+}
+
+/// The CPU time the calling thread has used, in microseconds, where the
+/// platform tells it (each search of a grid runs on one thread).
+#[cfg(target_os = "linux")]
+fn thread_cpu_us() -> Option<u64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000 + ts.tv_nsec as u64 / 1_000)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_us() -> Option<u64> {
+    None
 }
 
 #[cfg(test)]

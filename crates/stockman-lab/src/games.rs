@@ -52,6 +52,12 @@ pub struct GameRecord {
     pub leaf_positions: Option<u64>,
     /// The distinct positions the full minimax visited (minimal-tree rows only).
     pub minimax_positions: Option<u64>,
+    /// The CPU time the search's thread spent, in microseconds (the
+    /// `time_us` counter is wall-clock time); `None` in files written before
+    /// the column existed. The summary's time ratios use it when every row
+    /// compared has it: a busy machine then slows a search's clock but not
+    /// its CPU time.
+    pub cpu_us: Option<u64>,
 }
 
 impl GameRecord {
@@ -89,7 +95,7 @@ const KEY_COLUMNS: [&str; 11] = [
 ];
 
 /// The columns after the counters (minimal-tree rows).
-const EXTRA_COLUMNS: [&str; 2] = ["leaf_positions", "minimax_positions"];
+const EXTRA_COLUMNS: [&str; 3] = ["leaf_positions", "minimax_positions", "cpu_us"];
 
 /// The header row of a game grid's results file.
 pub fn header() -> Vec<String> {
@@ -129,6 +135,7 @@ fn fields(r: &GameRecord) -> Vec<String> {
     }
     out.push(opt(r.leaf_positions));
     out.push(opt(r.minimax_positions));
+    out.push(opt(r.cpu_us));
     out
 }
 
@@ -205,6 +212,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<GameRecord>, Error> {
             stats,
             leaf_positions: optnum(get("leaf_positions"), "leaf_positions", &at)?,
             minimax_positions: optnum(get("minimax_positions"), "minimax_positions", &at)?,
+            cpu_us: optnum(get("cpu_us"), "cpu_us", &at)?,
         });
     }
     Ok(out)
@@ -364,6 +372,9 @@ pub struct GameSummary {
     pub disagreements: Vec<String>,
     /// Job numbers missing below the largest one.
     pub gaps: u64,
+    /// Whether the times are the searches' CPU times (every search row has
+    /// `cpu_us`) rather than the clock's.
+    pub cpu_time: bool,
 }
 
 /// Summarises a game grid's rows (of a whole run or of merged shards: the
@@ -398,6 +409,14 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
 
     // Finished searches by (position, depth, table bits or None, algorithm).
     type At<'a> = (&'a str, u32);
+    // Time: the thread's CPU time where every search has it, else the clock.
+    let cpu_time = records.iter().filter(|r| !r.is_minimal()).all(|r| r.cpu_us.is_some());
+    let time_of = |r: &GameRecord| -> u64 {
+        match r.cpu_us {
+            Some(c) if cpu_time => c,
+            _ => r.stats.time_us,
+        }
+    };
     let mut ok: HashMap<(At, Option<u64>, usize), &GameRecord> = HashMap::new();
     let mut minimal: HashMap<At, &GameRecord> = HashMap::new();
     for r in &records {
@@ -443,8 +462,8 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
                     if b.stats.nodes > 0 {
                         nv.push(r.stats.nodes as f64 / b.stats.nodes as f64);
                     }
-                    tn += r.stats.time_us as f64;
-                    td += b.stats.time_us as f64;
+                    tn += time_of(r) as f64;
+                    td += time_of(b) as f64;
                     tk += 1;
                 }
                 if let Some(m) = minimal.get(&at).filter(|m| m.stats.leaf_evals > 0) {
@@ -461,7 +480,7 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
                     failed,
                     leaves: mean(&|s| s.leaf_evals),
                     nodes: mean(&|s| s.nodes),
-                    time_us: mean(&|s| s.time_us),
+                    time_us: rs.iter().map(|r| time_of(r) as f64).sum::<f64>() / n,
                     passes: mean(&|s| s.passes),
                     leaves_vs_ns: geomean(&lv),
                     nodes_vs_ns: geomean(&nv),
@@ -563,6 +582,7 @@ pub fn summarize(records: &[GameRecord]) -> GameSummary {
         by_table,
         disagreements: check_agreement(&owned),
         gaps: max_job.map_or(0, |m| m + 1 - distinct.len() as u64),
+        cpu_time,
     }
 }
 
@@ -663,10 +683,15 @@ impl GameSummary {
             o,
             "\nRelative columns: leaves and nodes are the geometric mean over the positions of the \
              ratio to NegaScout's count at the same position, depth and table; time is the ratio of \
-             the total times, given where NegaScout took 0.1 ms or more on average (one process on \
+             the total {}, given where NegaScout took 0.1 ms or more on average (one process on \
              a shared machine: secondary evidence). `+id`: iterative deepening, whose counts \
              add up every iteration. Leaves / minimal: against the minimal tree of the last depth \
-             (tree nodes, Knuth and Moore), geometric mean (smallest-largest)."
+             (tree nodes, Knuth and Moore), geometric mean (smallest-largest).",
+            if self.cpu_time {
+                "CPU times of the searches' threads (column `cpu_us`; mean time is CPU time too)"
+            } else {
+                "clock times"
+            }
         );
         for (t, cells) in &self.cells {
             let _ = writeln!(o, "\n## {}\n", table_title(*t));
@@ -948,6 +973,7 @@ mod tests {
             },
             leaf_positions: None,
             minimax_positions: None,
+            cpu_us: None,
         }
     }
 
@@ -1040,5 +1066,35 @@ mod tests {
         rev.reverse();
         assert_eq!(summarize(&rev), summarize(&rs));
         assert_eq!(summarize(&rs[1..]).gaps, 1);
+    }
+
+    #[test]
+    fn cpu_time_replaces_the_clock_only_when_every_search_has_it() {
+        let mut rs = grid();
+        assert!(!summarize(&rs).cpu_time);
+        // CPU time: NegaScout 100 per search, MTD(f) 50, whatever the clock says.
+        for r in rs.iter_mut().filter(|r| !r.is_minimal()) {
+            r.cpu_us = Some(if r.algorithm == "mtdf+id" { 50 } else { 100 });
+        }
+        let s = summarize(&rs);
+        assert!(s.cpu_time);
+        let mtdf = &s.cells[&Some(2.0f64.to_bits())][&(2, 3)];
+        assert!((mtdf.time_vs_ns.unwrap() - 0.5).abs() < 1e-12);
+        assert!((mtdf.time_us - 50.0).abs() < 1e-12);
+        assert!(s.markdown().contains("CPU times of the searches' threads"));
+        // One search without it: back to the clock for every row (0.8, as above).
+        rs[1].cpu_us = None;
+        let s = summarize(&rs);
+        assert!(!s.cpu_time);
+        let mtdf = &s.cells[&Some(2.0f64.to_bits())][&(2, 3)];
+        assert!((mtdf.time_vs_ns.unwrap() - 0.8).abs() < 1e-12);
+        assert!(s.markdown().contains("clock times"));
+        // The column survives a round trip through the CSV file.
+        let dir = std::env::temp_dir().join(format!("stockman-lab-cpu-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("results.csv");
+        write_csv(&p, &rs).unwrap();
+        assert_eq!(read_csv(&p).unwrap(), rs);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
