@@ -1298,7 +1298,7 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
         "--positions",
         set.arg(),
         "--depths",
-        "2..4",
+        "2..6",
         "--algo",
         "negascout,mtdf,mt-sss,bns",
         "--out",
@@ -1306,7 +1306,7 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
     ]);
     assert_contains(
         &run.stdout,
-        &["| 4 | mt-sss | 3 |", "leaves / NegaScout", "time / NegaScout"],
+        &["| 6 | mt-sss | 3 |", "leaves / NegaScout", "time / NegaScout"],
     );
     let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
@@ -1314,7 +1314,7 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
     let (algo, value, low, high) = (col("algorithm"), col("value"), col("bound_low"), col("bound_high"));
     assert_eq!(col("tt_mb"), 4);
     let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 3 * 3 * 4);
+    assert_eq!(rows.len(), 3 * 5 * 4);
     for chunk in rows.chunks(4) {
         let values: Vec<&str> = chunk
             .iter()

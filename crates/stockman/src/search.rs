@@ -61,6 +61,13 @@ pub struct SearchOptions {
     /// if the value falls outside. `None`: full windows. In the game's value
     /// units (Connect Four's heuristic: 100 per point of score).
     pub aspiration: Option<Value>,
+    /// Best Node Search's first separation value, where something outside
+    /// the search knows a likely value (Rutko: "an initial guess ...
+    /// possibly based on statistical information obtained elsewhere").
+    /// `None` (the default): the guess function's. Iterative deepening sets
+    /// it to the previous iteration's proven bound, so a best move that
+    /// stays best is confirmed in one pass.
+    pub bns_first_test: Option<Value>,
 }
 
 impl Default for SearchOptions {
@@ -78,6 +85,7 @@ impl Default for SearchOptions {
             killers: false,
             etc: false,
             aspiration: None,
+            bns_first_test: None,
         }
     }
 }

@@ -159,8 +159,17 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     }
     let mut count = children.len() as u32;
     let mut best = 0usize;
+    // A first test from outside (iterative deepening's previous bound),
+    // kept strictly inside the window like any guess.
+    let mut first = opts
+        .bns_first_test
+        .filter(|_| beta - alpha >= 2)
+        .map(|t| t.clamp(alpha + 1, beta - 1));
     loop {
-        let test = separation(guess, role, alpha, beta, count);
+        let test = match first.take() {
+            Some(t) => t,
+            None => separation(guess, role, alpha, beta, count),
+        };
         let before = d.e.cx.stats.leaf_evals;
         let mut better = 0u32;
         for (i, child) in children.iter().enumerate() {
@@ -244,6 +253,41 @@ mod tests {
             let out = search(&tree, &SearchOptions::default()).unwrap();
             assert_eq!(out.best_index, Some(0));
             assert_eq!(out.stats.passes, 1, "value {v}");
+        }
+    }
+
+    /// A first test from outside is tried before the guess function: at
+    /// the value itself, only the first move reaches it, so one pass names
+    /// the move; a MIN root's first test is the upper side. Out of the
+    /// window, it is clamped inside like any guess.
+    #[test]
+    fn a_first_test_from_outside_comes_first() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let opts = SearchOptions {
+            bns_first_test: Some(3),
+            ..Default::default()
+        };
+        let out = search(&tree, &opts).unwrap();
+        assert_eq!((out.best_index, out.stats.passes), (Some(0), 1));
+        assert_eq!(out.bound, Some((3, 15)));
+        // MIN root [[3,12,8],[2,4,6],[14,5,2]]: children 12, 6, 14; value 6.
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Min).unwrap();
+        let opts = SearchOptions {
+            bns_first_test: Some(7),
+            ..Default::default()
+        };
+        let out = search(&tree, &opts).unwrap();
+        assert_eq!((out.best_index, out.stats.passes), (Some(1), 1));
+        assert_eq!(out.bound, Some((2, 7)));
+        for far in [crate::VALUE_MIN, -1000, 1000, crate::VALUE_MAX] {
+            let opts = SearchOptions {
+                bns_first_test: Some(far),
+                ..Default::default()
+            };
+            let out = search(&tree, &opts).unwrap();
+            assert_eq!(out.best_index, Some(1), "first test {far}");
+            let (a, b) = out.bound.unwrap();
+            assert!(a <= 6 && 6 < b, "first test {far}: {a}..{b}");
         }
     }
 
