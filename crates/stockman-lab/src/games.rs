@@ -594,6 +594,18 @@ pub fn table_entries(mb: f64) -> u64 {
     pow * stockman::table::SLOTS as u64
 }
 
+/// A markdown table's header: an `algorithm` column, then one right-aligned
+/// column per title.
+fn header_row(o: &mut String, titles: impl Iterator<Item = String>) {
+    let titles: Vec<String> = titles.collect();
+    let _ = writeln!(
+        o,
+        "| algorithm | {} |\n|---|{}",
+        titles.join(" | "),
+        "---:|".repeat(titles.len())
+    );
+}
+
 fn fmt_ratio(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |x| format!("{x:.3}"))
 }
@@ -759,15 +771,7 @@ impl GameSummary {
                  largest sizes.\n",
                 fmt_mb(*self.tables.last().expect("two sizes"))
             );
-            let _ = write!(o, "| algorithm |");
-            for d in &self.depths {
-                let _ = write!(o, " d={d} |");
-            }
-            let _ = write!(o, "\n|---|");
-            for _ in &self.depths {
-                let _ = write!(o, "---:|");
-            }
-            o.push('\n');
+            header_row(&mut o, self.depths.iter().map(|d| format!("d={d}")));
             for (a, name) in self.algorithms.iter().enumerate() {
                 let row: Vec<String> = self
                     .depths
@@ -788,15 +792,7 @@ impl GameSummary {
                     "\nLeaves at depth {deepest} relative to NegaScout's with the largest table \
                      (geometric mean over positions), by table size:\n"
                 );
-                let _ = write!(o, "| algorithm |");
-                for t in &self.tables {
-                    let _ = write!(o, " {} MiB |", fmt_mb(*t));
-                }
-                let _ = write!(o, "\n|---|");
-                for _ in &self.tables {
-                    let _ = write!(o, "---:|");
-                }
-                o.push('\n');
+                header_row(&mut o, self.tables.iter().map(|t| format!("{} MiB", fmt_mb(*t))));
                 for (a, name) in self.algorithms.iter().enumerate() {
                     let row: Vec<String> = self
                         .tables
