@@ -35,7 +35,8 @@ pub struct MergeArgs {
     /// Write results.csv, summary.md and the plots into this directory.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The shards' results files, or directories holding `results-K-of-N.csv` files.
+    /// The shards' results files, or directories holding `results-K-of-N.csv` files
+    /// (of a random-tree grid or of a game grid).
     #[arg(required = true, value_name = "CSV|DIR")]
     pub inputs: Vec<PathBuf>,
 }
@@ -77,6 +78,11 @@ pub struct RunArgs {
     /// Stop a search after this many seconds (recorded as an error row).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Best Node Search's separation values: `rutko` (his default), `bisect`
+    /// (the midpoint of the bounds: ours, for comparison) or `rutko,bisect`
+    /// (one row each: `bns`, `bns-bisect`). Random-tree grids only.
+    #[arg(long, value_name = "LIST", conflicts_with = "game")]
+    pub bns_guess: Option<String>,
     /// Output directory: results.csv (or results-K-of-N.csv), grid.toml, summary.md, plots.
     #[arg(long, value_name = "DIR", default_value = "experiment")]
     pub out: PathBuf,
@@ -109,9 +115,22 @@ pub struct RunArgs {
     /// With --game: drive the depth-first algorithms by iterative deepening.
     #[arg(long, requires = "game")]
     pub iterative: bool,
-    /// With --game: the transposition table in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64, requires = "game")]
-    pub tt_mb: usize,
+    /// With --game: the transposition table in MiB, or a list of sizes
+    /// (`0.25,1,4,16,64`): every search that uses a table runs at each.
+    #[arg(long, value_name = "MB[,MB...]", default_value = "64", requires = "game")]
+    pub tt_mb: String,
+    /// With --game: also compute each position's minimal tree at each depth
+    /// (a full minimax; see --minimal-cap) and report leaves relative to it.
+    #[arg(long, requires = "game")]
+    pub minimal: bool,
+    /// With --minimal: give up a position's minimal tree when the full
+    /// minimax would visit more than N distinct positions.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, requires = "minimal")]
+    pub minimal_cap: u64,
+    /// With --minimal: compute the minimal trees at these depths only
+    /// (`2..6`; default: every depth of the grid).
+    #[arg(long, value_name = "LIST", requires = "minimal")]
+    pub minimal_depths: Option<String>,
     #[command(flatten)]
     pub enhance: crate::runner::Enhancements,
 }
@@ -141,12 +160,16 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
         first_seed: a.seed,
         max_nodes: a.max_nodes,
         time_limit: a.time_limit,
+        bns_guesses: a.bns_guess.clone(),
     })?;
     Ok(g)
 }
 
 fn experiment(a: RunArgs) -> Result<ExitCode> {
     if let (Some(game), Some(positions)) = (a.game, a.positions.clone()) {
+        if a.resume {
+            bail!("--resume is for random-tree grids; a game grid's shards (--shard K/N) run apart instead");
+        }
         let algorithms = Algorithm::parse_list(a.algo.as_deref().unwrap_or("negascout,mtdf,mt-sss,bns"))?;
         let depths = grid::parse_numbers(a.depths.as_deref().unwrap_or("2..6"))?;
         return crate::game_grid::run(crate::game_grid::GameGrid {
@@ -155,11 +178,15 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             algorithms,
             depths,
             iterative: a.iterative,
-            tt_mb: a.tt_mb,
+            tables: crate::game_grid::parse_tables(&a.tt_mb)?,
             enhance: a.enhance.clone(),
             max_nodes: a.max_nodes,
+            minimal: a.minimal.then_some(a.minimal_cap),
+            minimal_depths: a.minimal_depths.as_deref().map(grid::parse_numbers).transpose()?,
+            shard: a.shard,
             out: a.out.clone(),
             force: a.force,
+            dry_run: a.dry_run,
         });
     }
     if a.list_presets {
@@ -257,7 +284,24 @@ fn report(records: &[stockman_lab::Record], files: &[PathBuf]) {
 }
 
 fn merge(m: MergeArgs) -> Result<ExitCode> {
-    let (records, files) = stockman_lab::merge_files(&m.inputs, &m.out)?;
+    let files = stockman_lab::run::shard_files(&m.inputs)?;
+    if files.iter().any(|f| stockman_lab::games::is_game_csv(f)) {
+        // A game grid's shards.
+        let (records, written) = stockman_lab::games::merge_files(&files, &m.out)?;
+        let s = stockman_lab::games::summarize(&records);
+        print!("{}", s.markdown());
+        for f in written {
+            println!("wrote {}", f.display());
+        }
+        if !s.disagreements.is_empty() {
+            for d in &s.disagreements {
+                eprintln!("error: {d}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (records, files) = stockman_lab::merge_files(&files, &m.out)?;
     report(&records, &files);
     Ok(ExitCode::SUCCESS)
 }

@@ -1,18 +1,24 @@
 //! `stockman experiment --game G --positions F`: every algorithm at every
-//! depth on every position of a test set, as in Plaat et al.'s figures:
-//! one CSV row per position, depth and algorithm, a check that they agree
-//! on the value, and a summary relative to NegaScout.
+//! depth (and table size) on every position of a test set, as in Plaat et
+//! al.'s figures: one CSV row per position, depth, table size and
+//! algorithm, a check that they agree on the value, a summary relative to
+//! NegaScout and to the minimal tree, and plots. The rows, summary and
+//! plots are `stockman_lab::games`; this module runs the searches.
 
 use crate::games::{with_game, GameName, GameTask};
 use crate::runner::Enhancements;
 use anyhow::{anyhow, bail, Context, Result};
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 use stockman::algorithms::iterative;
 use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, Playable, SearchOptions, Stats, TableSize, Value};
+use stockman::{
+    minimal_tree, Algorithm, AnyTable, FixedTable, NoObserver, Playable, SearchOptions, Stats, Table, TableSize,
+};
+use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
+use stockman_lab::Shard;
 
 /// What a game grid runs.
 pub struct GameGrid {
@@ -21,22 +27,96 @@ pub struct GameGrid {
     pub algorithms: Vec<Algorithm>,
     pub depths: Vec<u32>,
     pub iterative: bool,
-    pub tt_mb: usize,
+    /// Table sizes in MiB: every search that uses a table runs at each.
+    pub tables: Vec<f64>,
     pub enhance: Enhancements,
     pub max_nodes: Option<u64>,
+    /// Compute each position's minimal tree, visiting at most this many
+    /// distinct positions in the full minimax.
+    pub minimal: Option<u64>,
+    /// The depths of the minimal trees (`None`: every depth).
+    pub minimal_depths: Option<Vec<u32>>,
+    pub shard: Option<Shard>,
     pub out: PathBuf,
     pub force: bool,
+    pub dry_run: bool,
 }
 
-/// One search of the grid (a CSV row).
-struct Row {
-    position: String,
+/// Parses `--tt-mb`: sizes in MiB, `16` or `0.25,1,4,16,64`.
+pub fn parse_tables(s: &str) -> Result<Vec<f64>> {
+    let mut out: Vec<f64> = Vec::new();
+    for part in s.split(',') {
+        let t = part.trim();
+        let mb: f64 = t
+            .parse()
+            .map_err(|_| anyhow!("--tt-mb: `{t}` is not a size in MiB (e.g. 16 or 0.25,1,4)"))?;
+        if !(mb.is_finite() && mb * ((1u64 << 20) as f64) >= FixedTable::BUCKET_BYTES as f64 && mb <= 65536.0) {
+            bail!("--tt-mb: `{t}`: a table holds at least one 64-byte bucket and at most 65536 MiB");
+        }
+        if !out.contains(&mb) {
+            out.push(mb);
+        }
+    }
+    out.sort_by(f64::total_cmp);
+    Ok(out)
+}
+
+/// A fixed table of `mb` MiB: the largest power of two of 64-byte buckets
+/// that fits, its memory committed now (before any clock starts).
+fn table_of(mb: f64) -> AnyTable {
+    let buckets = ((mb * (1u64 << 20) as f64) / FixedTable::BUCKET_BYTES as f64).max(1.0) as usize;
+    let pow = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+    let mut t = AnyTable::Fixed(FixedTable::with_buckets(pow));
+    t.touch();
+    t
+}
+
+/// Whether `algo` runs once per table size (it uses a table) or once.
+fn uses_table(algo: Algorithm) -> bool {
+    !algo.is_best_first() && algo != Algorithm::Minimax
+}
+
+/// One job of the grid, in the order of the unsharded run.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    index: u64,
+    position: usize,
     depth: u32,
-    algorithm: String,
-    value: Option<Value>,
-    bound: Option<(Value, Value)>,
-    stats: Stats,
-    error: Option<String>,
+    /// Index into the table sizes; `None` for searches without a table.
+    table: Option<usize>,
+    /// `None`: the minimal tree.
+    algorithm: Option<Algorithm>,
+}
+
+fn jobs(g: &GameGrid, positions: usize) -> Vec<Job> {
+    let mut out = Vec::new();
+    let mut push = |position, depth, table, algorithm| {
+        let index = out.len() as u64;
+        out.push(Job {
+            index,
+            position,
+            depth,
+            table,
+            algorithm,
+        })
+    };
+    for p in 0..positions {
+        for &depth in &g.depths {
+            if g.minimal.is_some() && g.minimal_depths.as_ref().is_none_or(|ds| ds.contains(&depth)) {
+                push(p, depth, None, None);
+            }
+            for &a in &g.algorithms {
+                if uses_table(a) {
+                    for t in 0..g.tables.len() {
+                        push(p, depth, Some(t), Some(a));
+                    }
+                } else {
+                    push(p, depth, None, Some(a));
+                }
+            }
+        }
+    }
+    out
 }
 
 pub fn run(g: GameGrid) -> Result<ExitCode> {
@@ -47,30 +127,83 @@ pub fn run(g: GameGrid) -> Result<ExitCode> {
     if set.is_empty() {
         bail!("{}: no positions in the file", g.positions.display());
     }
+    let all = jobs(&g, set.len());
+    let mine: Vec<Job> = all
+        .iter()
+        .copied()
+        .filter(|j| g.shard.is_none_or(|s| s.contains(j.index)))
+        .collect();
+    if g.dry_run {
+        println!(
+            "{} searches in the grid ({} positions, depths {:?}, tables {:?} MiB{}), {} in this run",
+            all.len(),
+            set.len(),
+            g.depths,
+            g.tables,
+            if g.minimal.is_some() { ", minimal trees" } else { "" },
+            mine.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     std::fs::create_dir_all(&g.out).with_context(|| format!("cannot create {}", g.out.display()))?;
-    let results = g.out.join("results.csv");
+    let results = g.out.join(g.shard.map_or("results.csv".to_string(), |s| s.file_name()));
     if results.exists() && !g.force {
         bail!("{} exists: pass --force to replace it", results.display());
     }
-    let mut rows = Vec::new();
-    for p in &set {
-        for &depth in &g.depths {
-            let task = Grid { g: &g, depth };
-            let found = with_game(g.game, &p.position, true, task)
-                .with_context(|| format!("{}:{}", g.positions.display(), p.line))?;
-            rows.extend(found.into_iter().map(|mut r| {
-                r.position = p.position.clone();
-                r
-            }));
+    let command: Vec<String> = std::env::args().collect();
+    std::fs::write(g.out.join("command.txt"), format!("{}\n", command.join(" ")))
+        .with_context(|| format!("cannot write {}", g.out.display()))?;
+
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(mine.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} searches, {eta} left")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut tables: Vec<AnyTable> = g.tables.iter().map(|&mb| table_of(mb)).collect();
+    let mut records = Vec::with_capacity(mine.len());
+    let mut i = 0;
+    while i < mine.len() {
+        // The jobs of one position and depth share the game.
+        let (p, d) = (mine[i].position, mine[i].depth);
+        let n = mine[i..].iter().take_while(|j| (j.position, j.depth) == (p, d)).count();
+        let line = &set[p];
+        let task = Grid {
+            g: &g,
+            jobs: &mine[i..i + n],
+            tables: &mut tables,
+            bar: &bar,
+        };
+        let found = with_game(g.game, &line.position, true, task)
+            .with_context(|| format!("{}:{}", g.positions.display(), line.line))?;
+        records.extend(found.into_iter().map(|mut r| {
+            r.position = line.position.clone();
+            r
+        }));
+        i += n;
+    }
+    bar.finish_and_clear();
+    lab::write_csv(&results, &records)?;
+    println!("wrote {}", results.display());
+    let disagreements = lab::check_agreement(&records);
+    if let Some(s) = g.shard {
+        println!(
+            "shard {s} done; when every shard is, combine them with\n  stockman experiment merge --out {} {}",
+            g.out.display(),
+            g.out.join(format!("results-*-of-{}.csv", s.count)).display()
+        );
+    } else {
+        let files = lab::write_report(&records, &g.out)?;
+        print!("{}", lab::summarize(&records).markdown());
+        for f in files {
+            println!("wrote {}", f.display());
         }
     }
-    let disagreements = check_agreement(&rows);
-    write_csv(&results, &rows)?;
-    let summary = summary(&g, &rows);
-    std::fs::write(g.out.join("summary.md"), &summary).with_context(|| format!("cannot write {}", g.out.display()))?;
-    print!("{summary}");
-    println!("wrote {}", results.display());
-    println!("wrote {}", g.out.join("summary.md").display());
     if !disagreements.is_empty() {
         for d in &disagreements {
             eprintln!("error: {d}");
@@ -80,189 +213,135 @@ pub fn run(g: GameGrid) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The jobs of one position and depth.
 struct Grid<'a> {
     g: &'a GameGrid,
-    depth: u32,
+    jobs: &'a [Job],
+    tables: &'a mut [AnyTable],
+    bar: &'a indicatif::ProgressBar,
 }
 
 impl GameTask for Grid<'_> {
-    type Output = Vec<Row>;
+    type Output = Vec<GameRecord>;
 
-    fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<Row>> {
-        let mut opts = SearchOptions {
-            depth: Some(self.depth),
-            max_nodes: self.g.max_nodes,
-            table: TableSize::Megabytes(self.g.tt_mb),
-            table_move_first: true,
-            ..SearchOptions::default()
-        };
-        self.g.enhance.apply(&mut opts, self.g.iterative);
-        let mut rows = Vec::new();
-        for &algo in &self.g.algorithms {
-            let deepen = self.g.iterative && !algo.is_best_first();
-            let r = if deepen {
-                iterative::search(&game, algo, &opts)
-            } else {
-                algo.search(&game, &opts)
+    fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<GameRecord>> {
+        let mut rows = Vec::with_capacity(self.jobs.len());
+        for job in self.jobs {
+            let mut row = GameRecord {
+                job: job.index,
+                game: game.name().to_string(),
+                position: String::new(),
+                depth: job.depth,
+                tt_mb: job.table.map(|t| self.g.tables[t]),
+                algorithm: String::new(),
+                value: None,
+                bound: None,
+                best_move: None,
+                error: None,
+                stats: Stats::default(),
+                leaf_positions: None,
+                minimax_positions: None,
+                cpu_us: None,
             };
-            let name = if deepen {
+            let Some(algo) = job.algorithm else {
+                row.algorithm = MINIMAL.to_string();
+                let start = Instant::now();
+                let cpu = thread_cpu_us();
+                match minimal_tree(&game, job.depth, self.g.minimal) {
+                    Ok(m) => {
+                        row.value = Some(m.value);
+                        row.stats.leaf_evals = m.leaves;
+                        row.stats.nodes = m.nodes;
+                        row.leaf_positions = Some(m.leaf_positions);
+                        row.minimax_positions = Some(m.positions);
+                    }
+                    Err(e) => {
+                        row.error = Some(format!(
+                            "the full minimax would visit more than {} positions (--minimal-cap)",
+                            e.stats().map_or(0, |s| s.nodes)
+                        ))
+                    }
+                }
+                row.stats.time_us = start.elapsed().as_micros() as u64;
+                row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
+                rows.push(row);
+                self.bar.inc(1);
+                continue;
+            };
+            let mut opts = SearchOptions {
+                depth: Some(job.depth),
+                max_nodes: self.g.max_nodes,
+                table: TableSize::Megabytes(self.g.tables.last().map_or(1, |&mb| mb.ceil() as usize)),
+                table_move_first: true,
+                ..SearchOptions::default()
+            };
+            self.g.enhance.apply(&mut opts, self.g.iterative);
+            let deepen = self.g.iterative && !algo.is_best_first();
+            row.algorithm = if deepen {
                 format!("{algo}+id")
             } else {
                 algo.name().to_string()
             };
-            rows.push(match r {
-                Ok(o) => Row {
-                    position: String::new(),
-                    depth: self.depth,
-                    algorithm: name,
-                    value: o.value,
-                    bound: o.bound,
-                    stats: o.stats,
-                    error: None,
-                },
-                Err(e) => Row {
-                    position: String::new(),
-                    depth: self.depth,
-                    algorithm: name,
-                    value: None,
-                    bound: None,
-                    stats: e.stats().copied().unwrap_or_default(),
-                    error: Some(e.to_string()),
-                },
-            });
+            let cpu = thread_cpu_us();
+            let r = match job.table {
+                Some(t) => {
+                    // One table per size, cleared (a new generation: the
+                    // same counts as a fresh table) before each search.
+                    let table = &mut self.tables[t];
+                    table.clear();
+                    if deepen {
+                        iterative::search_in(&game, algo, &opts, &mut NoObserver, table)
+                    } else {
+                        algo.search_in(&game, &opts, &mut NoObserver, table)
+                    }
+                }
+                None => algo.search(&game, &opts),
+            };
+            row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
+            match r {
+                Ok(o) => {
+                    row.value = o.value;
+                    row.bound = o.bound;
+                    row.best_move = o.best_move.map(|m| game.move_text(m));
+                    row.stats = o.stats;
+                }
+                Err(e) => {
+                    row.stats = e.stats().copied().unwrap_or_default();
+                    row.error = Some(e.to_string());
+                }
+            }
+            rows.push(row);
+            self.bar.inc(1);
         }
         Ok(rows)
     }
 }
 
-/// Every search that found a value at a position and depth found the same
-/// one, and every BNS bound holds it.
-fn check_agreement(rows: &[Row]) -> Vec<String> {
-    let mut by: BTreeMap<(&str, u32), Vec<&Row>> = BTreeMap::new();
-    for r in rows {
-        by.entry((r.position.as_str(), r.depth)).or_default().push(r);
-    }
-    let mut out = Vec::new();
-    for ((pos, depth), rs) in by {
-        let values: Vec<(&str, Value)> = rs
-            .iter()
-            .filter_map(|r| r.value.map(|v| (r.algorithm.as_str(), v)))
-            .collect();
-        if let Some(&(_, v)) = values.first() {
-            if let Some((a, w)) = values.iter().find(|(_, w)| *w != v) {
-                out.push(format!(
-                    "position {pos} depth {depth}: {a} found {w}, {} found {v}",
-                    values[0].0
-                ));
-            }
-            for r in rs.iter().filter(|r| r.bound.is_some()) {
-                let (lo, hi) = r.bound.expect("filtered");
-                if !(lo <= v && v < hi) {
-                    out.push(format!(
-                        "position {pos} depth {depth}: {} bound [{lo}, {hi}) misses {v}",
-                        r.algorithm
-                    ));
-                }
-            }
-        }
-    }
-    out
+/// The CPU time the calling thread has used, in microseconds, where the
+/// platform tells it (each search of a grid runs on one thread).
+#[cfg(target_os = "linux")]
+fn thread_cpu_us() -> Option<u64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000 + ts.tv_nsec as u64 / 1_000)
 }
 
-fn write_csv(path: &Path, rows: &[Row]) -> Result<()> {
-    let mut s = String::from(
-        "position,depth,algorithm,value,bound_low,bound_high,leaf_evals,nodes_expanded,nodes,passes,tt_probes,tt_hits,tt_stores,max_open,time_us,error\n",
-    );
-    for r in rows {
-        let opt = |v: Option<Value>| v.map_or(String::new(), |v| v.to_string());
-        let st = &r.stats;
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.position,
-            r.depth,
-            r.algorithm,
-            opt(r.value),
-            opt(r.bound.map(|b| b.0)),
-            opt(r.bound.map(|b| b.1)),
-            st.leaf_evals,
-            st.nodes_expanded,
-            st.nodes,
-            st.passes,
-            st.tt_probes,
-            st.tt_hits,
-            st.tt_stores,
-            st.max_open,
-            st.time_us,
-            r.error
-                .as_deref()
-                .map_or(String::new(), |e| format!("\"{}\"", e.replace('"', "'")))
-        );
-    }
-    std::fs::write(path, s).with_context(|| format!("cannot write {}", path.display()))
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_us() -> Option<u64> {
+    None
 }
 
-/// Per depth and algorithm: mean leaves, nodes and time, and the geometric
-/// mean over positions of leaves and nodes relative to NegaScout's.
-fn summary(g: &GameGrid, rows: &[Row]) -> String {
-    let mut out = format!(
-        "# {} on {} ({} positions), depths {:?}{}\n\n",
-        g.algorithms.iter().map(|a| a.name()).collect::<Vec<_>>().join(", "),
-        g.positions.display(),
-        rows.iter()
-            .map(|r| &r.position)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len(),
-        g.depths,
-        if g.iterative { ", iterative deepening" } else { "" }
-    );
-    let base: BTreeMap<(&str, u32), &Row> = rows
-        .iter()
-        .filter(|r| r.algorithm.starts_with("negascout") && r.error.is_none())
-        .map(|r| ((r.position.as_str(), r.depth), r))
-        .collect();
-    out.push_str("| depth | algorithm | searches | mean leaves | mean nodes | mean time | leaves / NegaScout | nodes / NegaScout | failed |\n");
-    out.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    let mut groups: BTreeMap<(u32, usize, &str), Vec<&Row>> = BTreeMap::new();
-    for r in rows {
-        let rank = g
-            .algorithms
-            .iter()
-            .position(|a| r.algorithm.starts_with(a.name()))
-            .unwrap_or(usize::MAX);
-        groups.entry((r.depth, rank, r.algorithm.as_str())).or_default().push(r);
+#[cfg(test)]
+mod tests {
+    use super::parse_tables;
+
+    #[test]
+    fn table_lists() {
+        assert_eq!(parse_tables("16").unwrap(), vec![16.0]);
+        assert_eq!(parse_tables("64, 1,0.25,1").unwrap(), vec![0.25, 1.0, 64.0]);
+        assert!(parse_tables("0").is_err());
+        assert!(parse_tables("x").is_err());
+        assert!(parse_tables("1e9").is_err());
     }
-    for ((depth, _, algo), rs) in groups {
-        let ok: Vec<&&Row> = rs.iter().filter(|r| r.error.is_none()).collect();
-        let n = ok.len().max(1) as f64;
-        let mean = |f: &dyn Fn(&Stats) -> u64| ok.iter().map(|r| f(&r.stats) as f64).sum::<f64>() / n;
-        let geo = |f: &dyn Fn(&Stats) -> u64| {
-            let logs: Vec<f64> = ok
-                .iter()
-                .filter_map(|r| {
-                    let b = base.get(&(r.position.as_str(), r.depth))?;
-                    let (x, y) = (f(&r.stats) as f64, f(&b.stats) as f64);
-                    (x > 0.0 && y > 0.0).then(|| (x / y).ln())
-                })
-                .collect();
-            if logs.is_empty() {
-                "-".to_string()
-            } else {
-                format!("{:.3}", (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-            }
-        };
-        let _ = writeln!(
-            out,
-            "| {depth} | {algo} | {} | {:.1} | {:.1} | {} | {} | {} | {} |",
-            ok.len(),
-            mean(&|s| s.leaf_evals),
-            mean(&|s| s.nodes),
-            crate::report::fmt_time(mean(&|s| s.time_us) as u64),
-            geo(&|s| s.leaf_evals),
-            geo(&|s| s.nodes),
-            rs.len() - ok.len()
-        );
-    }
-    out.push_str("\n(relative columns: geometric mean over positions of the ratio to NegaScout's count at the same position and depth)\n");
-    out
 }

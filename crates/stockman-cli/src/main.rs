@@ -35,7 +35,7 @@ enum Command {
     /// Write a random tree in the tree file format.
     Gen(GenArgs),
     /// Run a grid of searches on random trees (CSV, summary, plots), or merge shards.
-    Experiment(experiment::ExperimentArgs),
+    Experiment(Box<experiment::ExperimentArgs>),
     /// Play a game against the engine (moves typed, or read from standard input).
     Play(play::PlayArgs),
     /// Engine against engine: colour-swapped pairs of games, score and Elo difference.
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Trace(a) => trace::run(a),
         Command::Gen(a) => gen(a),
-        Command::Experiment(a) => experiment::run(a),
+        Command::Experiment(a) => experiment::run(*a),
         Command::Play(a) => play::run(a),
         Command::Match(a) => arena::run(a),
     };

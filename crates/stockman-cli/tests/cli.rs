@@ -1298,26 +1298,43 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
         "--positions",
         set.arg(),
         "--depths",
-        "2..4",
+        "2..6",
         "--algo",
         "negascout,mtdf,mt-sss,bns",
         "--out",
         out.arg(),
     ]);
-    assert_contains(&run.stdout, &["| 4 | mt-sss | 3 |", "leaves / NegaScout"]);
+    assert_contains(
+        &run.stdout,
+        &["| 6 | mt-sss | 3 |", "leaves / NegaScout", "time / NegaScout"],
+    );
     let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (algo, value, low, high) = (col("algorithm"), col("value"), col("bound_low"), col("bound_high"));
+    assert_eq!(col("tt_mb"), 4);
     let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 3 * 3 * 4);
+    assert_eq!(rows.len(), 3 * 5 * 4);
     for chunk in rows.chunks(4) {
-        let values: Vec<&str> = chunk.iter().filter(|r| !r[3].is_empty()).map(|r| r[3]).collect();
+        let values: Vec<&str> = chunk
+            .iter()
+            .filter(|r| !r[value].is_empty())
+            .map(|r| r[value])
+            .collect();
         assert_eq!(values.len(), 3, "{chunk:?}");
         assert!(values.iter().all(|v| *v == values[0]), "{chunk:?}");
-        let bns = chunk.iter().find(|r| r[2] == "bns").unwrap();
+        let bns = chunk.iter().find(|r| r[algo] == "bns").unwrap();
         let v: i64 = values[0].parse().unwrap();
         assert!(
-            bns[4].parse::<i64>().unwrap() <= v && v < bns[5].parse::<i64>().unwrap(),
+            bns[low].parse::<i64>().unwrap() <= v && v < bns[high].parse::<i64>().unwrap(),
             "{bns:?}"
         );
+        assert!(chunk.iter().all(|r| r[col("tt_mb")] == "64"), "{chunk:?}");
+    }
+    // (No time plot: these searches take microseconds, below the summary's floor.)
+    for plot in ["leaves-vs-negascout.svg", "nodes-vs-negascout.svg"] {
+        let svg = std::fs::read_to_string(out.path().join(plot)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("mt-sss"), "{plot}");
     }
     // A second run refuses to overwrite without --force.
     let again = fails(&[
@@ -1347,6 +1364,118 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
     ]);
     assert_contains(&run.stderr, &[&format!("{}:2", bad.arg()), "position `4x4`"]);
     std::fs::remove_dir_all(out.path()).ok();
+}
+
+/// The rows of a game grid's results file with the clock's and the CPU
+/// time's columns blanked: what two runs of the same grid must agree on.
+fn counts_of(csv: &str) -> Vec<String> {
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let times: Vec<usize> = ["time_us", "cpu_us"]
+        .iter()
+        .map(|name| header.iter().position(|h| h == name).unwrap())
+        .collect();
+    csv.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            for &t in &times {
+                f[t] = "";
+            }
+            f.join(",")
+        })
+        .collect()
+}
+
+/// A table-size sweep with the minimal tree: one row per position, depth,
+/// table size and table-using search, one per position and depth for SSS*
+/// and the minimal tree; the summary says where the counts settle; shards
+/// merged equal one run in every count.
+#[test]
+fn experiment_on_games_sweeps_tables_computes_minimal_trees_and_shards() {
+    let set = TempFile::new("c4s.txt", "274552224131661\n5455174361263362\n2531276566711153\n");
+    let out = TempFile::empty_path("c4-sweep");
+    let args = |out: &str| -> Vec<String> {
+        [
+            "experiment",
+            "--game",
+            "connect4",
+            "--positions",
+            set.arg(),
+            "--depths",
+            "2..3",
+            "--algo",
+            "alphabeta,negascout,mtdf,mt-sss,bns,sss",
+            "--iterative",
+            "--tt-mb",
+            "0.001,1",
+            "--minimal",
+            "--out",
+            out,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let whole = args(out.arg());
+    let run = ok(&whole.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_contains(
+        &run.stdout,
+        &[
+            "## 0.001 MiB table (48 entries)",
+            "## Table size",
+            "## The minimal tree",
+            "| mtdf+id |",
+        ],
+    );
+    let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count() - 1, 3 * 2 * (1 + 5 * 2 + 1));
+    assert!(csv.contains(",minimal-tree,"), "{csv}");
+    for f in [
+        "leaves-vs-table-size.svg",
+        "leaves-vs-minimal.svg",
+        "summary.md",
+        "command.txt",
+    ] {
+        assert!(out.path().join(f).exists(), "{f}");
+    }
+    // Shards, then merge.
+    let shards = TempFile::empty_path("c4-shards");
+    for k in ["1/2", "2/2"] {
+        let mut a = args(shards.arg());
+        a.extend(["--shard".to_string(), k.to_string()]);
+        let run = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_contains(&run.stdout, &["stockman experiment merge"]);
+    }
+    assert!(!shards.path().join("summary.md").exists(), "a shard writes no summary");
+    let merged = TempFile::empty_path("c4-merged");
+    let run = ok(&["experiment", "merge", "--out", merged.arg(), shards.arg()]);
+    assert_contains(&run.stdout, &["## Table size"]);
+    let m = std::fs::read_to_string(merged.path().join("results.csv")).unwrap();
+    assert_eq!(counts_of(&m), counts_of(&csv));
+    assert!(merged.path().join("leaves-vs-table-size.svg").exists());
+    // Only the first shard: the summary says a shard is missing.
+    let half = TempFile::empty_path("c4-half");
+    let run = ok(&[
+        "experiment",
+        "merge",
+        "--out",
+        half.arg(),
+        shards.path().join("results-1-of-2.csv").to_str().unwrap(),
+    ]);
+    assert_contains(&run.stdout, &["job numbers are missing"]);
+    for d in [out.path(), shards.path(), merged.path(), half.path()] {
+        std::fs::remove_dir_all(d).ok();
+    }
+    // Bad sizes are refused.
+    let run = fails(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--tt-mb",
+        "1,zero",
+    ]);
+    assert_contains(&run.stderr, &["--tt-mb: `zero`"]);
 }
 
 // ---------------------------------------------------------------- chess

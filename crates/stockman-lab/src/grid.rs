@@ -121,6 +121,41 @@ impl TreeKey {
     }
 }
 
+/// The separation values Best Node Search tries in a grid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BnsGuess {
+    /// Rutko's default, `alpha + (beta - alpha)(count - 1)/count`
+    /// ([`stockman::algorithms::bns::Rutko`]); rows named `bns`.
+    #[default]
+    Rutko,
+    /// The midpoint of the bounds ([`stockman::algorithms::bns::Bisect`]):
+    /// not Rutko's, a comparison of ours; rows named `bns-bisect`.
+    Bisect,
+}
+
+impl BnsGuess {
+    /// `rutko` or `bisect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BnsGuess::Rutko => "rutko",
+            BnsGuess::Bisect => "bisect",
+        }
+    }
+}
+
+impl FromStr for BnsGuess {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<BnsGuess, Error> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "rutko" => Ok(BnsGuess::Rutko),
+            "bisect" => Ok(BnsGuess::Bisect),
+            other => Err(Error::new(format!(
+                "BNS guess `{other}`: expected `rutko` (Rutko's default) or `bisect` (the midpoint; ours)"
+            ))),
+        }
+    }
+}
+
 /// One search of a grid: an algorithm on a tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Job {
@@ -130,6 +165,19 @@ pub struct Job {
     pub algorithm: Algorithm,
     /// The tree.
     pub tree: TreeKey,
+    /// Best Node Search's guess (for other algorithms: the default).
+    pub bns_guess: BnsGuess,
+}
+
+impl Job {
+    /// The name of the job's rows: the algorithm's, `bns-bisect` for
+    /// Best Node Search with the midpoint guess.
+    pub fn label(&self) -> &'static str {
+        match (self.algorithm, self.bns_guess) {
+            (Algorithm::Bns, BnsGuess::Bisect) => "bns-bisect",
+            (a, _) => a.name(),
+        }
+    }
 }
 
 /// The K-th of N disjoint slices of a grid (`--shard K/N`, K from 1).
@@ -197,6 +245,8 @@ pub struct Grid {
     pub max_nodes: Option<u64>,
     /// Stop a search after this many seconds (recorded as an error).
     pub time_limit: Option<f64>,
+    /// The guesses Best Node Search runs with (one row each).
+    pub bns_guesses: Vec<BnsGuess>,
 }
 
 /// The TOML form of a [`Grid`].
@@ -218,6 +268,8 @@ struct GridFile {
     max_nodes: Option<u64>,
     #[serde(default)]
     time_limit: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bns_guesses: Option<Vec<String>>,
 }
 
 /// `"random"` or a probability in a TOML list.
@@ -296,6 +348,8 @@ pub struct Overrides {
     pub max_nodes: Option<u64>,
     /// Per-search time limit in seconds.
     pub time_limit: Option<f64>,
+    /// BNS's guesses: `rutko`, `bisect` or both, comma-separated.
+    pub bns_guesses: Option<String>,
 }
 
 /// Parses `4`, `2,4,8` or `2..8` (inclusive) into numbers.
@@ -365,6 +419,10 @@ impl Grid {
             first_seed: f.seed.unwrap_or(1),
             max_nodes: f.max_nodes,
             time_limit: f.time_limit,
+            bns_guesses: match &f.bns_guesses {
+                Some(list) => list.iter().map(|g| g.parse()).collect::<Result<_, _>>()?,
+                None => vec![BnsGuess::Rutko],
+            },
         };
         g.validate()?;
         Ok(g)
@@ -390,6 +448,8 @@ impl Grid {
             seed: Some(self.first_seed),
             max_nodes: self.max_nodes,
             time_limit: self.time_limit,
+            bns_guesses: (self.bns_guesses != [BnsGuess::Rutko])
+                .then(|| self.bns_guesses.iter().map(|g| g.name().to_string()).collect()),
         };
         toml::to_string(&f).expect("a grid serializes")
     }
@@ -423,6 +483,9 @@ impl Grid {
         if o.time_limit.is_some() {
             self.time_limit = o.time_limit;
         }
+        if let Some(g) = &o.bns_guesses {
+            self.bns_guesses = g.split(',').map(str::parse).collect::<Result<_, _>>()?;
+        }
         self.validate()
     }
 
@@ -446,6 +509,9 @@ impl Grid {
         }
         if self.seeds == 0 {
             return Err(empty("seeds (seeds = 0)"));
+        }
+        if self.bns_guesses.is_empty() {
+            return Err(empty("BNS guesses"));
         }
         if let Some(&d) = self.depths.iter().find(|&&d| d > MAX_GRID_DEPTH) {
             return Err(Error::new(format!("depth {d} is larger than {MAX_GRID_DEPTH}")));
@@ -477,10 +543,29 @@ impl Grid {
         Ok(())
     }
 
+    /// The searches of one tree: the algorithms, BNS once per guess.
+    fn searches(&self) -> Vec<(Algorithm, BnsGuess)> {
+        let mut out = Vec::new();
+        for &a in &self.algorithms {
+            if a == Algorithm::Bns {
+                let mut seen = Vec::new();
+                for &g in &self.bns_guesses {
+                    if !seen.contains(&g) {
+                        seen.push(g);
+                        out.push((a, g));
+                    }
+                }
+            } else {
+                out.push((a, BnsGuess::Rutko));
+            }
+        }
+        out
+    }
+
     /// The number of searches in the grid.
     pub fn job_count(&self) -> u64 {
         [
-            self.algorithms.len(),
+            self.searches().len(),
             self.widths.len(),
             self.depths.len(),
             self.models.len(),
@@ -497,6 +582,7 @@ impl Grid {
     /// ordering and seed; the algorithms of one tree are adjacent.
     pub fn jobs(&self) -> Vec<Job> {
         let mut out = Vec::with_capacity(self.job_count() as usize);
+        let searches = self.searches();
         for &depth in &self.depths {
             for &width in &self.widths {
                 for &model in &self.models {
@@ -509,9 +595,14 @@ impl Grid {
                                 depth,
                                 seed,
                             };
-                            for &algorithm in &self.algorithms {
+                            for &(algorithm, bns_guess) in &searches {
                                 let index = out.len() as u64;
-                                out.push(Job { index, algorithm, tree });
+                                out.push(Job {
+                                    index,
+                                    algorithm,
+                                    tree,
+                                    bns_guess,
+                                });
                             }
                         }
                     }
@@ -548,6 +639,43 @@ mod tests {
             "#,
         )
         .unwrap()
+    }
+
+    /// BNS runs once per guess, its rows named by the guess; the grid file
+    /// keeps the guesses.
+    #[test]
+    fn bns_runs_once_per_guess() {
+        let mut g = Grid::from_toml(
+            r#"
+            algorithms = ["alphabeta", "bns"]
+            widths = [3]
+            depths = [2]
+            models = ["iid"]
+            seeds = 2
+            bns_guesses = ["rutko", "bisect"]
+            "#,
+        )
+        .unwrap();
+        let labels: Vec<&str> = g.jobs().iter().map(|j| j.label()).collect();
+        assert_eq!(
+            labels,
+            ["alphabeta", "bns", "bns-bisect", "alphabeta", "bns", "bns-bisect"]
+        );
+        assert_eq!(g.job_count(), 6);
+        assert_eq!(Grid::from_toml(&g.to_toml()).unwrap(), g);
+        g.apply(&Overrides {
+            bns_guesses: Some("bisect".into()),
+            ..Overrides::default()
+        })
+        .unwrap();
+        assert_eq!(g.jobs()[1].label(), "bns-bisect");
+        assert!(!g.to_toml().contains("rutko"));
+        assert!(g
+            .apply(&Overrides {
+                bns_guesses: Some("median".into()),
+                ..Overrides::default()
+            })
+            .is_err());
     }
 
     #[test]

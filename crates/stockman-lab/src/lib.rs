@@ -10,6 +10,9 @@
 //! - [`record`]: one row per search, every [`stockman::Stats`] field a column.
 //! - [`report`]: means and spreads over seeds, checks of the published
 //!   claims, a Markdown summary and SVG plots (plotters, SVG backend only).
+//! - [`games`]: game grids (every algorithm at every depth and table size
+//!   on a game's test positions): rows, CSV, merging, the summary relative
+//!   to NegaScout and to the minimal tree, plots.
 //! - [`html`]: a self-contained HTML page that replays a traced search step
 //!   by step.
 //!
@@ -17,15 +20,16 @@
 //! wrappers around this crate.
 #![warn(missing_docs)]
 
+pub mod games;
 pub mod grid;
 pub mod html;
 pub mod record;
 pub mod report;
 pub mod run;
 
-pub use grid::{Grid, Job, Order, Overrides, Shard, TreeKey, PRESETS};
+pub use grid::{BnsGuess, Grid, Job, Order, Overrides, Shard, TreeKey, PRESETS};
 pub use record::Record;
-pub use report::{summarize, Summary};
+pub use report::{plot_lines, summarize, Axes, Series, Summary};
 pub use run::{merge_files, Finished, Plan};
 
 use std::fmt;

@@ -111,6 +111,9 @@ pub struct Cell {
     pub leaves: Spread,
     /// Leaves divided by alpha-beta's on the same tree (if alpha-beta ran).
     pub vs_alphabeta: Option<Spread>,
+    /// Positions visited divided by alpha-beta's on the same tree (the
+    /// drivers' passes re-enter the tree through the table).
+    pub nodes_vs_alphabeta: Option<Spread>,
     /// Leaves divided by the minimal tree's.
     pub vs_minimal: Spread,
     /// Time divided by alpha-beta's on the same tree (if alpha-beta ran and
@@ -194,6 +197,7 @@ pub fn summarize(records: &[Record]) -> Summary {
     struct Acc {
         leaves: Vec<f64>,
         vs_ab: Vec<f64>,
+        nodes_vs_ab: Vec<f64>,
         time_vs_ab: Vec<f64>,
         vs_min: Vec<f64>,
         open: Vec<f64>,
@@ -209,12 +213,16 @@ pub fn summarize(records: &[Record]) -> Summary {
         let min = minimal_leaves(t.2, t.3);
         let base = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.leaf_evals as f64);
         let base_time = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.time_us as f64);
+        let base_nodes = ab.and_then(|a| algos.get(&a)).map(|r| r.stats.nodes as f64);
         for (&a, r) in algos {
             let c = acc.entry(panel.clone()).or_default().entry((a, t.3)).or_default();
             let leaves = r.stats.leaf_evals as f64;
             c.leaves.push(leaves);
             if let Some(b) = base.filter(|&b| b > 0.0) {
                 c.vs_ab.push(leaves / b);
+            }
+            if let Some(b) = base_nodes.filter(|&b| b > 0.0) {
+                c.nodes_vs_ab.push(r.stats.nodes as f64 / b);
             }
             if let Some(b) = base_time.filter(|&b| b >= 100.0) {
                 c.time_vs_ab.push(r.stats.time_us as f64 / b);
@@ -236,6 +244,7 @@ pub fn summarize(records: &[Record]) -> Summary {
                         Cell {
                             leaves: s(&c.leaves),
                             vs_alphabeta: Spread::of(&c.vs_ab),
+                            nodes_vs_alphabeta: Spread::of(&c.nodes_vs_ab),
                             vs_minimal: s(&c.vs_min),
                             time_vs_alphabeta: Spread::of(&c.time_vs_ab),
                             max_open: s(&c.open),
@@ -555,6 +564,13 @@ impl Summary {
             );
             table(
                 &mut o,
+                "Positions visited relative to alpha-beta",
+                &algos,
+                &|c| c.nodes_vs_alphabeta.map(|s| fmt_spread(&s, 3)),
+                None,
+            );
+            table(
+                &mut o,
                 "Time relative to alpha-beta (per tree, where alpha-beta took at least 0.1 ms; \
                  measure with --threads 1)",
                 &algos,
@@ -611,7 +627,8 @@ impl Summary {
     }
 }
 
-/// A color per algorithm, the same in every plot.
+/// A color per algorithm, the same in every plot (`mtdf+id` is drawn in
+/// MTD(f)'s color).
 fn color(name: &str) -> plotters::style::RGBColor {
     use plotters::style::RGBColor;
     const PALETTE: [RGBColor; 12] = [
@@ -628,48 +645,61 @@ fn color(name: &str) -> plotters::style::RGBColor {
         RGBColor(23, 190, 207),
         RGBColor(80, 80, 160),
     ];
-    let (i, _) = algo_rank(name);
-    PALETTE[if name == "alphabeta" { 0 } else { 1 + i % 11 }]
+    let base = name.strip_suffix("+id").unwrap_or(name);
+    let (i, _) = algo_rank(base);
+    PALETTE[if base == "alphabeta" { 0 } else { 1 + i % 11 }]
 }
 
 fn plot_err<E: std::fmt::Display>(e: E) -> Error {
     Error::new(format!("plot: {e}"))
 }
 
-/// Draws one line per algorithm of `y(cell)` against depth, as SVG text.
+/// One line of a plot: an algorithm's name and its points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The algorithm (its color comes from the name).
+    pub name: String,
+    /// `(x, y)` points, in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// The axes of a plot.
+pub struct Axes<'a> {
+    /// The caption above the chart.
+    pub title: &'a str,
+    /// The x axis's description.
+    pub x_desc: &'a str,
+    /// The y axis's description.
+    pub y_desc: &'a str,
+    /// The x values to label (the depths, say).
+    pub xs: &'a [f64],
+    /// How an x label reads.
+    pub x_label: &'a dyn Fn(f64) -> String,
+}
+
+/// Draws one line per series, as SVG text: the plotter of every figure of
+/// the experiments (random trees and games alike).
 ///
-/// Algorithms whose points are all equal (SSS\*, RecSSS\* and MT-SSS\*, as
-/// the theorems say) share one line, and the legend beside the chart names
+/// Series whose points are all equal (SSS\*, RecSSS\* and MT-SSS\*, as the
+/// theorems say) share one line, and the legend beside the chart names
 /// them together (`sss`, `= recsss`, `= mt-sss`).
-pub fn line_plot(
-    summary: &Summary,
-    panel: &PanelKey,
-    y_desc: &str,
-    y: &dyn Fn(&Cell) -> Option<f64>,
-) -> Result<String, Error> {
+pub fn plot_lines(axes: &Axes<'_>, series: &[Series]) -> Result<String, Error> {
     use plotters::prelude::*;
-    let cells = &summary.panels[panel];
-    let depths = summary.depths(panel);
-    let mut lines: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
-    for (&(a, d), c) in cells {
-        if let Some(v) = y(c) {
-            lines.entry(a).or_default().push((d as f64, v));
-        }
-    }
     // Lines with identical points are drawn once.
-    // (the algorithms sharing a line, its points)
-    type Line = (Vec<usize>, Vec<(f64, f64)>);
+    // (the series sharing a line, its points)
+    type Line<'a> = (Vec<&'a str>, &'a [(f64, f64)]);
     let mut groups: Vec<Line> = Vec::new();
-    for (a, pts) in lines {
-        match groups.iter_mut().find(|(_, p)| *p == pts) {
-            Some((names, _)) => names.push(a),
-            None => groups.push((vec![a], pts)),
+    for s in series.iter().filter(|s| !s.points.is_empty()) {
+        match groups.iter_mut().find(|(_, p)| *p == s.points.as_slice()) {
+            Some((names, _)) => names.push(&s.name),
+            None => groups.push((vec![&s.name], &s.points)),
         }
     }
-    let (x0, x1) = (
-        *depths.first().unwrap_or(&0) as f64,
-        *depths.last().unwrap_or(&1) as f64,
-    );
+    let (x0, x1) = axes
+        .xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let (x0, x1) = if x0.is_finite() { (x0, x1) } else { (0.0, 1.0) };
     let ys = groups.iter().flat_map(|(_, p)| p.iter().map(|q| q.1));
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if lo.is_finite() {
@@ -677,31 +707,47 @@ pub fn line_plot(
     } else {
         (0.0, 1.0)
     };
+    let pad = ((x1 - x0) * 0.05).max(0.3);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (820, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         let (left, right) = root.split_horizontally(660);
         let mut chart = ChartBuilder::on(&left)
-            .caption(panel.title(), ("sans-serif", 19))
+            .caption(axes.title, ("sans-serif", 19))
             .margin(12)
             .x_label_area_size(42)
             .y_label_area_size(58)
-            .build_cartesian_2d((x0 - 0.3)..(x1 + 0.3), lo..hi)
+            .build_cartesian_2d((x0 - pad)..(x1 + pad), lo..hi)
             .map_err(plot_err)?;
+        // The x labels are drawn below at the given xs exactly (plotters
+        // would pick its own tick positions).
         chart
             .configure_mesh()
-            .x_desc("depth (plies)")
-            .y_desc(y_desc)
-            .x_labels(depths.len().max(2))
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_desc(axes.x_desc)
+            .y_desc(axes.y_desc)
+            .x_labels(0)
             .light_line_style(WHITE)
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 14))
             .draw()
             .map_err(plot_err)?;
+        let tick = ("sans-serif", 13)
+            .into_font()
+            .into_text_style(&left)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Top,
+            ));
+        for &x in axes.xs {
+            let (px, py) = chart.backend_coord(&(x, lo));
+            left.draw(&PathElement::new(vec![(px, py), (px, py + 5)], BLACK))
+                .map_err(plot_err)?;
+            left.draw(&Text::new((axes.x_label)(x), (px, py + 8), tick.clone()))
+                .map_err(plot_err)?;
+        }
         for (names, pts) in &groups {
-            let c = color(&summary.algorithms[names[0]]);
+            let c = color(names[0]);
             chart
                 .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                 .map_err(plot_err)?;
@@ -713,16 +759,12 @@ pub fn line_plot(
         let text = ("sans-serif", 14).into_font();
         let mut yk = 50;
         for (names, _) in &groups {
-            let c = color(&summary.algorithms[names[0]]);
+            let c = color(names[0]);
             right
                 .draw(&PathElement::new(vec![(6, yk), (32, yk)], c.stroke_width(3)))
                 .map_err(plot_err)?;
             for (k, a) in names.iter().enumerate() {
-                let label = if k == 0 {
-                    summary.algorithms[*a].clone()
-                } else {
-                    format!("= {}", summary.algorithms[*a])
-                };
+                let label = if k == 0 { a.to_string() } else { format!("= {a}") };
                 right
                     .draw(&Text::new(label, (40, yk - 8), text.clone()))
                     .map_err(plot_err)?;
@@ -733,6 +775,41 @@ pub fn line_plot(
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
+}
+
+/// Draws one line per algorithm of `y(cell)` against depth, as SVG text
+/// (see [`plot_lines`]).
+pub fn line_plot(
+    summary: &Summary,
+    panel: &PanelKey,
+    y_desc: &str,
+    y: &dyn Fn(&Cell) -> Option<f64>,
+) -> Result<String, Error> {
+    let cells = &summary.panels[panel];
+    let depths = summary.depths(panel);
+    let mut lines: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
+    for (&(a, d), c) in cells {
+        if let Some(v) = y(c) {
+            lines.entry(a).or_default().push((d as f64, v));
+        }
+    }
+    let series: Vec<Series> = lines
+        .into_iter()
+        .map(|(a, points)| Series {
+            name: summary.algorithms[a].clone(),
+            points,
+        })
+        .collect();
+    let xs: Vec<f64> = depths.iter().map(|&d| d as f64).collect();
+    let title = panel.title();
+    let axes = Axes {
+        title: &title,
+        x_desc: "depth (plies)",
+        y_desc,
+        xs: &xs,
+        x_label: &|x| format!("{x:.0}"),
+    };
+    plot_lines(&axes, &series)
 }
 
 /// Writes `summary.md` and, per panel, `leaves-vs-alphabeta_<panel>.svg`

@@ -1,13 +1,14 @@
 //! Running the searches of a grid in parallel, and the whole experiment:
 //! results file, resuming, summary and plots.
 
-use crate::grid::{Grid, Job, Shard};
+use crate::grid::{BnsGuess, Grid, Job, Shard};
 use crate::record::{merge, read_csv, write_atomic, CsvSink, Record};
 use crate::{report, Error};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use stockman::{RandomTree, SearchOptions, TableSize};
+use stockman::algorithms::bns;
+use stockman::{Algorithm, NoObserver, RandomTree, SearchOptions, TableSize};
 
 /// The search options of a grid's searches: an unbounded table for the
 /// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits.
@@ -24,7 +25,11 @@ pub fn options(grid: &Grid) -> SearchOptions {
 pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
     let tree = RandomTree::new(job.tree.spec());
     let mut r = Record::new(job);
-    match job.algorithm.search(&tree, opts) {
+    let out = match (job.algorithm, job.bns_guess) {
+        (Algorithm::Bns, BnsGuess::Bisect) => bns::search_with(&tree, opts, &mut bns::Bisect, &mut NoObserver),
+        (a, _) => a.search(&tree, opts),
+    };
+    match out {
         Ok(out) => {
             r.value = out.value;
             r.best_move = out.best_index;
@@ -223,10 +228,9 @@ impl Plan {
     }
 }
 
-/// Combines shard results (files, or directories holding `results-*.csv`)
-/// into `out`: the merged `results.csv`, the summary and the plots. Returns
-/// the merged records and the files written.
-pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
+/// The results files named by `inputs`: files as given, and the
+/// `results-*.csv` files of directories (sorted).
+pub fn shard_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut files = Vec::new();
     for p in inputs {
         if p.is_dir() {
@@ -253,6 +257,14 @@ pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<P
             "nothing to merge: name the shards' CSV files or their directories",
         ));
     }
+    Ok(files)
+}
+
+/// Combines shard results (files, or directories holding `results-*.csv`)
+/// into `out`: the merged `results.csv`, the summary and the plots. Returns
+/// the merged records and the files written.
+pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
+    let files = shard_files(inputs)?;
     let sets = files.iter().map(|f| read_csv(f)).collect::<Result<Vec<_>, _>>()?;
     let records = merge(sets)?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;

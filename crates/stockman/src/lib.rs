@@ -9,6 +9,8 @@
 //!   [`Algorithm`] names them all.
 //! - Shared services: transposition [`table`]s, [`Stats`], and [`observe`]rs
 //!   for leaf orders and step-by-step traces.
+//! - [`minimal`]: the minimal tree of a position at a depth (Knuth and
+//!   Moore 1975), the yardstick of the experiments.
 //!
 //! ```
 //! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
@@ -26,6 +28,7 @@ pub mod algorithms;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod minimal;
 pub mod observe;
 pub mod ordering;
 pub mod search;
@@ -38,6 +41,7 @@ pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use engine::{Engine, Limits};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
 pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
+pub use minimal::{minimal_tree, MinimalTree};
 pub use observe::{
     dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer, WindowRecorder,
 };

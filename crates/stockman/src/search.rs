@@ -68,6 +68,13 @@ pub struct SearchOptions {
     /// `None` (the default): nowhere. Iterative deepening counts each
     /// iteration from 0.
     pub progress: Option<Arc<AtomicU64>>,
+    /// Best Node Search's first separation value, where something outside
+    /// the search knows a likely value (Rutko: "an initial guess ...
+    /// possibly based on statistical information obtained elsewhere").
+    /// `None` (the default): the guess function's. Iterative deepening sets
+    /// it to the previous iteration's proven bound, so a best move that
+    /// stays best is confirmed in one pass.
+    pub bns_first_test: Option<Value>,
 }
 
 impl Default for SearchOptions {
@@ -86,6 +93,7 @@ impl Default for SearchOptions {
             etc: false,
             aspiration: None,
             progress: None,
+            bns_first_test: None,
         }
     }
 }

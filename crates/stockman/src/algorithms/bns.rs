@@ -16,7 +16,20 @@
 //! ```text
 //! nextGuess(α, β, count) = α + (β − α) × (count − 1) / count
 //! ```
-//! is the default [`Guess`]; any other can be plugged in with [`search_with`].
+//! is the default [`Guess`] ([`Rutko`]); any other can be plugged in with
+//! [`search_with`].
+//!
+//! # What is and is not Rutko's
+//! The loop and the default guess are the paper's as every public account
+//! of it gives them (D. Rutko, "Fuzzified Algorithm for Game Tree Search
+//! with Statistical and Analytical Evaluation", *Scientific Papers,
+//! University of Latvia* 770, 2011, pp. 90-111,
+//! <https://www.bjmc.lu.lv/fileadmin/user_upload/lu_portal/projekti/bjmc/Contents/770_7.pdf>).
+//! The paper also describes "statistical" and "analytical" guess functions
+//! and evaluates BNS on random trees; its body could not be obtained for
+//! this implementation, so those guesses are **not** here and nothing in
+//! this crate claims to reproduce them. [`Bisect`], the midpoint of the
+//! bounds, is an alternative of ours for comparison, not Rutko's.
 //!
 //! # Complexity
 //! Each pass tests every root move with a null-window search; the number of
@@ -55,6 +68,19 @@ impl Guess for Rutko {
     fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value {
         let (a, b, c) = (alpha as i64, beta as i64, count.max(1) as i64);
         (a + (b - a) * (c - 1) / c) as Value
+    }
+}
+
+/// The midpoint of the bounds, whatever the count: a plain bisection of
+/// the value range. **Not Rutko's**: an alternative of this crate's, to
+/// tell how much of BNS's cost comes from its default guess.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bisect;
+
+impl Guess for Bisect {
+    fn next(&mut self, alpha: Value, beta: Value, _count: u32) -> Value {
+        let (a, b) = (alpha as i64, beta as i64);
+        (a + (b - a) / 2) as Value
     }
 }
 
@@ -133,8 +159,17 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     }
     let mut count = children.len() as u32;
     let mut best = 0usize;
+    // A first test from outside (iterative deepening's previous bound),
+    // kept strictly inside the window like any guess.
+    let mut first = opts
+        .bns_first_test
+        .filter(|_| beta - alpha >= 2)
+        .map(|t| t.clamp(alpha + 1, beta - 1));
     loop {
-        let test = separation(guess, role, alpha, beta, count);
+        let test = match first.take() {
+            Some(t) => t,
+            None => separation(guess, role, alpha, beta, count),
+        };
         let before = d.e.cx.stats.leaf_evals;
         let mut better = 0u32;
         for (i, child) in children.iter().enumerate() {
@@ -221,6 +256,41 @@ mod tests {
         }
     }
 
+    /// A first test from outside is tried before the guess function: at
+    /// the value itself, only the first move reaches it, so one pass names
+    /// the move; a MIN root's first test is the upper side. Out of the
+    /// window, it is clamped inside like any guess.
+    #[test]
+    fn a_first_test_from_outside_comes_first() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let opts = SearchOptions {
+            bns_first_test: Some(3),
+            ..Default::default()
+        };
+        let out = search(&tree, &opts).unwrap();
+        assert_eq!((out.best_index, out.stats.passes), (Some(0), 1));
+        assert_eq!(out.bound, Some((3, 15)));
+        // MIN root [[3,12,8],[2,4,6],[14,5,2]]: children 12, 6, 14; value 6.
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Min).unwrap();
+        let opts = SearchOptions {
+            bns_first_test: Some(7),
+            ..Default::default()
+        };
+        let out = search(&tree, &opts).unwrap();
+        assert_eq!((out.best_index, out.stats.passes), (Some(1), 1));
+        assert_eq!(out.bound, Some((2, 7)));
+        for far in [crate::VALUE_MIN, -1000, 1000, crate::VALUE_MAX] {
+            let opts = SearchOptions {
+                bns_first_test: Some(far),
+                ..Default::default()
+            };
+            let out = search(&tree, &opts).unwrap();
+            assert_eq!(out.best_index, Some(1), "first test {far}");
+            let (a, b) = out.bound.unwrap();
+            assert!(a <= 6 && 6 < b, "first test {far}: {a}..{b}");
+        }
+    }
+
     /// The first window comes from the tree's leaf range, as in Rutko's
     /// setting: the textbook tree (leaves 2..=14) takes five passes, not
     /// the thirty-odd of a window of +-10^9.
@@ -231,6 +301,18 @@ mod tests {
         assert_eq!(out.best_index, Some(0));
         assert_eq!(out.stats.passes, 5);
         assert_eq!(out.bound, Some((3, 4)));
+    }
+
+    /// The midpoint guess (ours) names the same move within the bounds, in
+    /// about log2 of the leaf range (2..=14) passes.
+    #[test]
+    fn bisection_names_the_same_move() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let out = search_with(&tree, &SearchOptions::default(), &mut Bisect, &mut NoObserver).unwrap();
+        assert_eq!(out.best_index, Some(0));
+        let (alpha, beta) = out.bound.unwrap();
+        assert!(alpha <= 3 && 3 < beta);
+        assert!(out.stats.passes <= 4, "{}", out.stats.passes);
     }
 
     /// A tree with one leaf value still gets a pass that names a move.

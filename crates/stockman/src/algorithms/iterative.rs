@@ -38,7 +38,7 @@ use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::table::{AnyTable, Table};
-use crate::value::{Value, INF};
+use crate::value::{Role, Value, INF};
 
 /// Iterative deepening with `algo` (a depth-first algorithm).
 pub fn search<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
@@ -86,12 +86,14 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     let start = std::time::Instant::now();
     let mut total = Stats::default();
     let mut guess = opts.first_guess;
+    let mut bns_first = opts.bns_first_test;
     let mut last: Option<Outcome<G::Move>> = None;
     let mut depth = 1;
     loop {
         let o = SearchOptions {
             depth: Some(depth),
             first_guess: guess,
+            bns_first_test: bns_first,
             max_nodes: opts.max_nodes.map(|n| n.saturating_sub(total.nodes)),
             time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..opts.clone()
@@ -117,6 +119,15 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
         total += out.stats;
         if let Some(v) = out.value {
             guess = v;
+        }
+        // Best Node Search proves a bound, not a value: its next iteration
+        // first tests the side of the bound it proved for the root's player
+        // (`value >= alpha` for MAX, `value < beta` for MIN).
+        if let (None, Some((lo, hi))) = (out.value, out.bound) {
+            bns_first = Some(match game.role(&game.root()) {
+                Role::Max => lo,
+                Role::Min => hi,
+            });
         }
         let done = match opts.depth {
             Some(max) => depth >= max,
@@ -263,5 +274,41 @@ mod tests {
         // Depth 9 still stops at full boards as horizon nodes; depth 10 is
         // the first that meets no horizon, so deepening ends there.
         assert_eq!(out.depth_completed, Some(10));
+    }
+
+    /// Deepened Best Node Search starts each iteration by testing the bound
+    /// the previous one proved (a guess that may be wrong: the value moves
+    /// between depths). Every iteration's bound still holds alpha-beta's
+    /// value at that depth, and its move is worth that value.
+    #[test]
+    fn deepened_bns_bounds_hold_after_a_first_test_from_the_previous_iteration() {
+        for moves in ["4453", "44536", "274552224131661", "2531276566711153"] {
+            let game = ConnectFour::from_moves(moves).unwrap().with_heuristic();
+            for d in 1..=8 {
+                let o = SearchOptions {
+                    depth: Some(d),
+                    table: TableSize::Megabytes(4),
+                    ..Default::default()
+                };
+                let deep = search(&game, Algorithm::Bns, &o).unwrap();
+                let flat = Algorithm::Bns.search(&game, &o).unwrap();
+                let ab = Algorithm::AlphaBeta.search(&game, &o).unwrap();
+                let v = ab.value.unwrap();
+                let (lo, hi) = deep.bound.unwrap();
+                assert!(lo <= v && v < hi, "{moves} depth {d}: {v} not in {lo}..{hi}");
+                let mv = deep.best_move.unwrap();
+                let next = crate::games::Playable::after(&game, mv);
+                let o1 = SearchOptions {
+                    depth: Some(d - 1),
+                    ..o.clone()
+                };
+                let child = Algorithm::AlphaBeta.search(&next, &o1).unwrap();
+                assert_eq!(child.value.map(|c| -c), Some(v), "{moves} depth {d}: move {mv}");
+                // The first iteration has no previous bound: as a plain search.
+                if d == 1 {
+                    assert_eq!(deep.stats.passes, flat.stats.passes, "{moves}");
+                }
+            }
+        }
     }
 }
