@@ -17,7 +17,11 @@
 //! nextGuess(α, β, count) = α + (β − α) × (count − 1) / count
 //! ```
 //! is the default [`Guess`] ([`Rutko`]); any other can be plugged in with
-//! [`search_with`].
+//! [`search_with`]. The first window is what the game proves
+//! ([`Game::value_range`]), and a first separation
+//! value known from elsewhere goes in
+//! [`SearchOptions::bns_first_test`]:
+//! iterative deepening passes the bound the previous iteration proved.
 //!
 //! # What is and is not Rutko's
 //! The loop and the default guess are the paper's as every public account

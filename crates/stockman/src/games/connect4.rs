@@ -233,7 +233,7 @@ fn weight(stones: u64) -> i32 {
 ///
 /// It also carries both sides' winning cells (the empty cells that would
 /// complete a four), which every search asks for at every position (its
-/// bounds, its moves): [`Board::play`] derives them from the parent's at
+/// bounds, its moves): `Board::play` derives them from the parent's at
 /// the cost of one scan for fours (the mover's), where computing them
 /// afresh in each question took two per question.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
