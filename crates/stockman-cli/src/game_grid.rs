@@ -11,11 +11,12 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use stockman::algorithms::iterative;
 use stockman::games::positions::parse_positions;
 use stockman::{
-    minimal_tree, Algorithm, AnyTable, FixedTable, NoObserver, Playable, SearchOptions, Stats, Table, TableSize,
+    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Playable, SearchOptions, Stats, Table,
+    TableSize,
 };
 use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
 use stockman_lab::Shard;
@@ -246,7 +247,7 @@ impl GameTask for Grid<'_> {
             let Some(algo) = job.algorithm else {
                 row.algorithm = MINIMAL.to_string();
                 let start = Instant::now();
-                let cpu = thread_cpu_us();
+                let cpu = thread_cpu_time();
                 match minimal_tree(&game, job.depth, self.g.minimal) {
                     Ok(m) => {
                         row.value = Some(m.value);
@@ -263,7 +264,7 @@ impl GameTask for Grid<'_> {
                     }
                 }
                 row.stats.time_us = start.elapsed().as_micros() as u64;
-                row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
+                row.cpu_us = cpu_us_since(cpu);
                 rows.push(row);
                 self.bar.inc(1);
                 continue;
@@ -282,7 +283,7 @@ impl GameTask for Grid<'_> {
             } else {
                 algo.name().to_string()
             };
-            let cpu = thread_cpu_us();
+            let cpu = thread_cpu_time();
             let r = match job.table {
                 Some(t) => {
                     // One table per size, cleared (a new generation: the
@@ -297,7 +298,7 @@ impl GameTask for Grid<'_> {
                 }
                 None => algo.search(&game, &opts),
             };
-            row.cpu_us = cpu.zip(thread_cpu_us()).map(|(a, b)| b.saturating_sub(a));
+            row.cpu_us = cpu_us_since(cpu);
             match r {
                 Ok(o) => {
                     row.value = o.value;
@@ -317,19 +318,10 @@ impl GameTask for Grid<'_> {
     }
 }
 
-/// The CPU time the calling thread has used, in microseconds, where the
-/// platform tells it (each search of a grid runs on one thread).
-#[cfg(target_os = "linux")]
-fn thread_cpu_us() -> Option<u64> {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000 + ts.tv_nsec as u64 / 1_000)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_us() -> Option<u64> {
-    None
+/// The calling thread's CPU time since `start` (a [`thread_cpu_time`]
+/// reading), in microseconds, where the platform tells it.
+fn cpu_us_since(start: Option<Duration>) -> Option<u64> {
+    Some(thread_cpu_time()?.saturating_sub(start?).as_micros() as u64)
 }
 
 #[cfg(test)]

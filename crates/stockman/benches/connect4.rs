@@ -47,7 +47,9 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use stockman::games::connect4::Board;
-use stockman::{algorithms::iterative, Algorithm, ConnectFour, Game, Role, SearchOptions, TableSize, Value};
+use stockman::{
+    algorithms::iterative, thread_cpu_time, Algorithm, ConnectFour, Game, Role, SearchOptions, TableSize, Value,
+};
 
 /// Plies searched.
 const DEPTH: u32 = 16;
@@ -355,29 +357,6 @@ impl Clock {
             }
         }
     }
-}
-
-/// The CPU time this thread has used, where the platform tells it.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu_time() -> Option<Duration> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec (64-bit Linux layout).
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
 }
 
 /// Seconds per search of every sample, by position and contender, for the summary.

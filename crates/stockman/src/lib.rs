@@ -47,7 +47,7 @@ pub use observe::{
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
-pub use stats::Stats;
+pub use stats::{thread_cpu_time, Stats};
 pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableSize};
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
