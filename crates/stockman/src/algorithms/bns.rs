@@ -164,11 +164,9 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     let mut count = children.len() as u32;
     let mut best = 0usize;
     // A first test from outside (iterative deepening's previous bound),
-    // kept strictly inside the window like any guess.
-    let mut first = opts
-        .bns_first_test
-        .filter(|_| beta - alpha >= 2)
-        .map(|t| t.clamp(alpha + 1, beta - 1));
+    // kept strictly inside the window like any guess (the window is at
+    // least two wide here, so it has an inside).
+    let mut first = opts.bns_first_test.map(|t| t.clamp(alpha + 1, beta - 1));
     loop {
         let test = match first.take() {
             Some(t) => t,
