@@ -58,7 +58,8 @@ impl Engine {
     ///
     /// # Errors
     /// [`SearchError::Unsupported`] for the best-first searches (SSS\*,
-    /// Dual\*, RecSSS\*, RecDual\*), which cannot be deepened.
+    /// Dual\*, RecSSS\*, RecDual\*), which cannot be deepened;
+    /// [`SearchError::Table`] if the table cannot be allocated.
     pub fn new(algorithm: Algorithm, options: SearchOptions) -> Result<Engine, SearchError> {
         if algorithm.is_best_first() {
             return Err(SearchError::Unsupported {
@@ -69,7 +70,7 @@ impl Engine {
         }
         Ok(Engine {
             algorithm,
-            table: AnyTable::new(options.table),
+            table: AnyTable::try_new(options.table)?,
             options,
             heuristics: Heuristics::new(),
         })

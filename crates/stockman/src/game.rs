@@ -15,7 +15,12 @@ use std::fmt::Debug;
 /// Moves are generated in *search order*: the `i`-th move of
 /// [`Game::moves`] leads to the `i`-th child, and "left-most" in SSS\*'s
 /// tie-breaking means "smallest index in this order". Generation must be
-/// deterministic: the same position always yields the same list.
+/// deterministic: the same position always yields the same list. SSS\* and
+/// Dual\* rely on it (they generate a node's list again for each child
+/// they create); the other searches read each list once, and a list that
+/// changes length between calls is reported as
+/// [`SearchError::BadGame`](crate::SearchError::BadGame) where it is seen,
+/// never a panic.
 ///
 /// # Example
 /// A game of "take 1 or 2 from a pile; whoever takes the last wins":

@@ -23,6 +23,10 @@
 //! }
 //! ```
 #![warn(missing_docs)]
+// A `SearchError` carries what the stopped search measured and proved
+// (`Stats`, `Partial`): it is returned once per search, and the recursion
+// inside a search passes it boxed, so its size costs nothing on a hot path.
+#![allow(clippy::result_large_err)]
 
 pub mod algorithms;
 pub mod engine;
@@ -31,6 +35,7 @@ pub mod games;
 pub mod minimal;
 pub mod observe;
 pub mod ordering;
+pub mod run;
 pub mod search;
 pub mod stats;
 pub mod table;
@@ -46,9 +51,11 @@ pub use observe::{
     dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer, WindowRecorder,
 };
 pub use ordering::Heuristics;
-pub use search::{Limit, Outcome, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use search::{Limit, Outcome, Partial, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use stats::{thread_cpu_time, Stats};
-pub use table::{AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableSize};
+pub use table::{
+    AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize, MAX_TABLE_MB,
+};
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
 pub use value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};

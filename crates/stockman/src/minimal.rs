@@ -138,6 +138,7 @@ impl<G: Game> Minimal<'_, G> {
                     nodes: self.values.len() as u64,
                     ..Stats::default()
                 },
+                partial: crate::search::Partial::default(),
             });
         }
         let children = self.children(pos, key, draft);

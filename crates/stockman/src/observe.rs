@@ -76,6 +76,72 @@ impl Observer for WindowRecorder {
 pub struct NoObserver;
 impl Observer for NoObserver {}
 
+/// A borrowed observer: the caller keeps it after the search.
+impl<O: Observer + ?Sized> Observer for &mut O {
+    const PATHS: bool = O::PATHS;
+    const STEPS: bool = O::STEPS;
+    const WINDOWS: bool = O::WINDOWS;
+    #[inline]
+    fn leaf(&mut self, path: &[u32], value: Value) {
+        (**self).leaf(path, value)
+    }
+    #[inline]
+    fn step(&mut self, step: Step) {
+        (**self).step(step)
+    }
+    #[inline]
+    fn pass(&mut self, pass: Pass) {
+        (**self).pass(pass)
+    }
+    #[inline]
+    fn window(&mut self, path: &[u32], alpha: Value, beta: Value) {
+        (**self).window(path, alpha, beta)
+    }
+}
+
+/// Two observers watching one search: each hears everything it asks for.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const PATHS: bool = A::PATHS || B::PATHS;
+    const STEPS: bool = A::STEPS || B::STEPS;
+    const WINDOWS: bool = A::WINDOWS || B::WINDOWS;
+    fn leaf(&mut self, path: &[u32], value: Value) {
+        if A::PATHS {
+            self.0.leaf(path, value);
+        }
+        if B::PATHS {
+            self.1.leaf(path, value);
+        }
+    }
+    fn step(&mut self, step: Step) {
+        if A::STEPS && B::STEPS {
+            self.0.step(step.clone());
+            self.1.step(step);
+        } else if A::STEPS {
+            self.0.step(step);
+        } else if B::STEPS {
+            self.1.step(step);
+        }
+    }
+    fn pass(&mut self, pass: Pass) {
+        if A::STEPS && B::STEPS {
+            self.0.pass(pass.clone());
+            self.1.pass(pass);
+        } else if A::STEPS {
+            self.0.pass(pass);
+        } else if B::STEPS {
+            self.1.pass(pass);
+        }
+    }
+    fn window(&mut self, path: &[u32], alpha: Value, beta: Value) {
+        if A::WINDOWS {
+            self.0.window(path, alpha, beta);
+        }
+        if B::WINDOWS {
+            self.1.window(path, alpha, beta);
+        }
+    }
+}
+
 /// Records the evaluated leaves in evaluation order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LeafRecorder {

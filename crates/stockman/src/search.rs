@@ -3,7 +3,7 @@
 use crate::stats::Stats;
 use crate::table::TableSize;
 use crate::value::Value;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -75,6 +75,12 @@ pub struct SearchOptions {
     /// it to the previous iteration's proven bound, so a best move that
     /// stays best is confirmed in one pass.
     pub bns_first_test: Option<Value>,
+    /// A flag that another thread raises to stop the search (a user's
+    /// interrupt, a UCI `stop`, the end of a parallel search): the search
+    /// looks at it every 1,024 positions and stops as at a time limit,
+    /// with [`SearchError::Stopped`] (iterative deepening: with the last
+    /// completed depth). `None` (the default): nothing can stop it.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for SearchOptions {
@@ -94,6 +100,7 @@ impl Default for SearchOptions {
             aspiration: None,
             progress: None,
             bns_first_test: None,
+            stop: None,
         }
     }
 }
@@ -172,6 +179,8 @@ pub enum Limit {
     Nodes(u64),
     /// [`SearchOptions::time_limit`].
     Time(Duration),
+    /// [`SearchOptions::stop`]: a stop requested from outside.
+    Stop,
 }
 
 impl std::fmt::Display for Limit {
@@ -179,7 +188,43 @@ impl std::fmt::Display for Limit {
         match self {
             Limit::Nodes(n) => write!(f, "--max-nodes {n}"),
             Limit::Time(t) => write!(f, "--time-limit {:.3}s", t.as_secs_f64()),
+            Limit::Stop => f.write_str("a stop request"),
         }
+    }
+}
+
+/// What a search that stopped at a limit had proved by then: bounds on
+/// the root's value and, where one is proven, a move that reaches them.
+///
+/// The null-window drivers (MT-SSS\*, MT-Dual\*, MTD(f), MTD(bi)) and Best
+/// Node Search narrow the bounds pass by pass, so a search of minutes that
+/// a clock stops still says something true; the other searches prove
+/// nothing at the root before they finish (`lower = -INF`, `upper = INF`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Partial {
+    /// `lower <= value`.
+    pub lower: Value,
+    /// `value <= upper`.
+    pub upper: Value,
+    /// The index of a root move proven to reach the bound on the root
+    /// mover's side (`lower` for MAX, `upper` for MIN), if one is known.
+    pub best_index: Option<usize>,
+}
+
+impl Default for Partial {
+    fn default() -> Partial {
+        Partial {
+            lower: -crate::INF,
+            upper: crate::INF,
+            best_index: None,
+        }
+    }
+}
+
+impl Partial {
+    /// Whether anything is proven.
+    pub fn is_known(&self) -> bool {
+        self.lower > -crate::INF || self.upper < crate::INF || self.best_index.is_some()
     }
 }
 
@@ -192,6 +237,8 @@ pub enum SearchError {
         limit: u64,
         /// What the search had done when it stopped.
         stats: Stats,
+        /// What it had proved by then.
+        partial: Partial,
     },
     /// The search ran past `time_limit`.
     TimeLimit {
@@ -199,6 +246,15 @@ pub enum SearchError {
         limit: Duration,
         /// What the search had done when it stopped.
         stats: Stats,
+        /// What it had proved by then.
+        partial: Partial,
+    },
+    /// [`SearchOptions::stop`] was raised.
+    Stopped {
+        /// What the search had done when it stopped.
+        stats: Stats,
+        /// What it had proved by then.
+        partial: Partial,
     },
     /// The OPEN list would have grown past `max_open` entries.
     OpenLimit {
@@ -222,6 +278,15 @@ pub enum SearchError {
         /// The value.
         value: Value,
     },
+    /// The transposition table could not be allocated.
+    Table(crate::table::TableError),
+    /// The game broke a rule of [`Game`](crate::Game) that the search
+    /// relies on (for example a move list that changed between two calls
+    /// for the same position); the reason says which.
+    BadGame {
+        /// What the game did.
+        reason: String,
+    },
 }
 
 impl SearchError {
@@ -230,6 +295,7 @@ impl SearchError {
         match self {
             SearchError::NodeLimit { limit, .. } => Some(Limit::Nodes(*limit)),
             SearchError::TimeLimit { limit, .. } => Some(Limit::Time(*limit)),
+            SearchError::Stopped { .. } => Some(Limit::Stop),
             _ => None,
         }
     }
@@ -239,26 +305,59 @@ impl SearchError {
         match self {
             SearchError::NodeLimit { stats, .. }
             | SearchError::TimeLimit { stats, .. }
+            | SearchError::Stopped { stats, .. }
             | SearchError::OpenLimit { stats, .. } => Some(stats),
             _ => None,
         }
+    }
+
+    /// What a search stopped by a limit had proved, if a limit stopped it.
+    pub fn partial(&self) -> Option<&Partial> {
+        match self {
+            SearchError::NodeLimit { partial, .. }
+            | SearchError::TimeLimit { partial, .. }
+            | SearchError::Stopped { partial, .. } => Some(partial),
+            _ => None,
+        }
+    }
+
+    /// Records what the stopped search had proved (a driver's bounds),
+    /// keeping the narrower of what is there and `p`.
+    pub(crate) fn proving(mut self, p: Partial) -> SearchError {
+        if let SearchError::NodeLimit { partial, .. }
+        | SearchError::TimeLimit { partial, .. }
+        | SearchError::Stopped { partial, .. } = &mut self
+        {
+            partial.lower = partial.lower.max(p.lower);
+            partial.upper = partial.upper.min(p.upper);
+            if p.best_index.is_some() {
+                partial.best_index = p.best_index;
+            }
+        }
+        self
     }
 }
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SearchError::NodeLimit { limit, stats } => write!(
+            SearchError::NodeLimit { limit, stats, .. } => write!(
                 f,
                 "node limit reached: stopped after visiting {} positions (--max-nodes {limit})",
                 stats.nodes
             ),
-            SearchError::TimeLimit { limit, stats } => write!(
+            SearchError::TimeLimit { limit, stats, .. } => write!(
                 f,
                 "time limit reached: stopped after {:.3} s and {} positions (--time-limit {:.3}s)",
                 stats.time_us as f64 / 1e6,
                 stats.nodes,
                 limit.as_secs_f64()
+            ),
+            SearchError::Stopped { stats, .. } => write!(
+                f,
+                "stopped on request after {:.3} s and {} positions",
+                stats.time_us as f64 / 1e6,
+                stats.nodes
             ),
             SearchError::OpenLimit { limit, stats } => write!(
                 f,
@@ -271,6 +370,8 @@ impl std::fmt::Display for SearchError {
                 "{algorithm} needs a transposition table, and this game provides no position hash"
             ),
             SearchError::Unsupported { reason } => f.write_str(reason),
+            SearchError::Table(e) => write!(f, "{e}"),
+            SearchError::BadGame { reason } => f.write_str(reason),
             SearchError::ValueOutOfRange { value } => write!(
                 f,
                 "the game evaluated a position to {value}, outside the value range {}..={}",
@@ -282,6 +383,12 @@ impl std::fmt::Display for SearchError {
 }
 
 impl std::error::Error for SearchError {}
+
+impl From<crate::table::TableError> for SearchError {
+    fn from(e: crate::table::TableError) -> SearchError {
+        SearchError::Table(e)
+    }
+}
 
 /// The searches pass a boxed error up their recursion (a small return
 /// value on every node); `?` unboxes it at the surface.
@@ -303,6 +410,8 @@ pub(crate) struct Budget {
     next_check: u64,
     /// [`SearchOptions::progress`].
     progress: Option<Arc<AtomicU64>>,
+    /// [`SearchOptions::stop`].
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// How many positions pass between two looks at the clock.
@@ -318,6 +427,7 @@ impl Budget {
             next_clock_check: CLOCK_INTERVAL,
             next_check: CLOCK_INTERVAL.min(max_nodes.saturating_add(1)),
             progress: opts.progress.clone(),
+            stop: opts.stop.clone(),
         }
     }
 
@@ -342,6 +452,7 @@ impl Budget {
             return Err(SearchError::NodeLimit {
                 limit: self.max_nodes,
                 stats: *stats,
+                partial: Partial::default(),
             });
         }
         if stats.nodes >= self.next_clock_check {
@@ -352,8 +463,19 @@ impl Budget {
             if let Some(limit) = self.time_limit {
                 if self.start.elapsed() > limit {
                     stats.time_us = self.elapsed_us();
-                    return Err(SearchError::TimeLimit { limit, stats: *stats });
+                    return Err(SearchError::TimeLimit {
+                        limit,
+                        stats: *stats,
+                        partial: Partial::default(),
+                    });
                 }
+            }
+            if self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                stats.time_us = self.elapsed_us();
+                return Err(SearchError::Stopped {
+                    stats: *stats,
+                    partial: Partial::default(),
+                });
             }
         }
         self.next_check = self.next_clock_check.min(self.max_nodes.saturating_add(1));

@@ -14,6 +14,118 @@ pub enum TableSize {
     Megabytes(usize),
 }
 
+/// The largest table a [`TableSize::Megabytes`] may ask for: 1 TiB.
+pub const MAX_TABLE_MB: usize = 1 << 20;
+
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The size asked for, in MiB.
+    pub megabytes: usize,
+    /// What went wrong.
+    pub kind: TableErrorKind,
+}
+
+/// What went wrong in making a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableErrorKind {
+    /// 0 MiB, or more than [`MAX_TABLE_MB`].
+    OutOfRange,
+    /// More than the machine's physical memory (in MiB): the table would
+    /// be committed page by page until the operating system killed the
+    /// process.
+    OverPhysicalMemory(u64),
+    /// The allocator refused the memory.
+    AllocationFailed,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mb = self.megabytes;
+        match &self.kind {
+            TableErrorKind::OutOfRange => write!(f, "a table of {mb} MiB: the size must be 1 to {MAX_TABLE_MB} MiB"),
+            TableErrorKind::OverPhysicalMemory(phys) => write!(
+                f,
+                "cannot allocate a table of {mb} MiB: this machine has {phys} MiB of memory"
+            ),
+            TableErrorKind::AllocationFailed => write!(f, "cannot allocate a table of {mb} MiB on this machine"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl TableSize {
+    /// Checks that a table of this size can be made here: in range, within
+    /// physical memory, and granted by the allocator (the memory is asked
+    /// for and given back untouched).
+    ///
+    /// # Errors
+    /// A [`TableError`] saying which.
+    pub fn check(self) -> Result<TableSize, TableError> {
+        if let TableSize::Megabytes(mb) = self {
+            check_megabytes(mb)?;
+            drop(zeroed_words(mb.saturating_mul(1 << 17)).ok_or(TableError {
+                megabytes: mb,
+                kind: TableErrorKind::AllocationFailed,
+            })?);
+        }
+        Ok(self)
+    }
+}
+
+fn check_megabytes(mb: usize) -> Result<(), TableError> {
+    if !(1..=MAX_TABLE_MB).contains(&mb) {
+        return Err(TableError {
+            megabytes: mb,
+            kind: TableErrorKind::OutOfRange,
+        });
+    }
+    if let Some(phys) = physical_memory_mb() {
+        if mb as u64 > phys {
+            return Err(TableError {
+                megabytes: mb,
+                kind: TableErrorKind::OverPhysicalMemory(phys),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The machine's physical memory in MiB, where the system tells it.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf only reads system configuration.
+        let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        if pages > 0 && size > 0 {
+            return Some((pages as u64).saturating_mul(size as u64) >> 20);
+        }
+    }
+    None
+}
+
+/// `n` zeroed words, or `None` if the allocator refuses them. A zeroed
+/// allocation is lazily committed: untouched pages cost nothing.
+fn zeroed_words(n: usize) -> Option<Vec<u64>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    // SAFETY: the layout has a non-zero size. A non-null pointer from
+    // `alloc_zeroed` with the layout of `[u64; n]` is what `Vec<u64>` with
+    // length and capacity `n` owns: the global allocator, that size and
+    // alignment, and `n` initialised (zero) words.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut u64;
+        if ptr.is_null() {
+            None
+        } else {
+            Some(Vec::from_raw_parts(ptr, n, n))
+        }
+    }
+}
+
 /// What a table knows about a position: `lower <= value <= upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -286,10 +398,27 @@ pub struct FixedTable {
 impl FixedTable {
     /// A table of about `megabytes` MiB (at least one bucket), rounded down
     /// to a power of two buckets of 64 bytes.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; [`FixedTable::try_with_megabytes`]
+    /// says so instead.
     pub fn with_megabytes(megabytes: usize) -> FixedTable {
-        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        FixedTable::try_with_megabytes(megabytes.max(1)).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`FixedTable::with_megabytes`], or why the table cannot be made here.
+    ///
+    /// # Errors
+    /// A size of 0 or over [`MAX_TABLE_MB`], over the machine's physical
+    /// memory, or refused by the allocator.
+    pub fn try_with_megabytes(megabytes: usize) -> Result<FixedTable, TableError> {
+        check_megabytes(megabytes)?;
+        let bytes = megabytes.saturating_mul(1 << 20);
         let buckets = (bytes / Self::BUCKET_BYTES).max(1);
-        FixedTable::with_buckets(1 << (usize::BITS - 1 - buckets.leading_zeros()))
+        FixedTable::try_with_buckets(1 << (usize::BITS - 1 - buckets.leading_zeros())).ok_or(TableError {
+            megabytes,
+            kind: TableErrorKind::AllocationFailed,
+        })
     }
 
     /// Bytes per bucket: one cache line.
@@ -313,6 +442,14 @@ impl FixedTable {
     /// # Panics
     /// If `buckets` is not a power of two.
     pub fn with_buckets(buckets: usize) -> FixedTable {
+        FixedTable::try_with_buckets(buckets).expect("memory for the table")
+    }
+
+    /// [`FixedTable::with_buckets`], or `None` if the allocator refuses the memory.
+    ///
+    /// # Panics
+    /// If `buckets` is not a power of two.
+    fn try_with_buckets(buckets: usize) -> Option<FixedTable> {
         assert!(buckets.is_power_of_two(), "bucket count must be a power of two");
         // Spare words let the buckets start on an aligned boundary wherever
         // the allocator puts the vector (`vec![0; n]` is a zeroed, lazily
@@ -323,18 +460,18 @@ impl FixedTable {
         } else {
             Self::BUCKET_BYTES
         };
-        let words = vec![0u64; (bytes + align) / 8 - 1];
+        let words = zeroed_words((bytes + align) / 8 - 1)?;
         let offset = (align - words.as_ptr() as usize % align) % align / 8;
         if align == HUGE_PAGE {
             advise_huge_pages(&words[offset..offset + bytes / 8]);
         }
-        FixedTable {
+        Some(FixedTable {
             words,
             offset,
             mask: buckets - 1,
             bits: buckets.trailing_zeros(),
             generation: 0,
-        }
+        })
     }
 
     /// Number of slots ([`SLOTS`] per bucket).
@@ -508,11 +645,23 @@ impl AnyTable {
     }
 
     /// The table a [`TableSize`] asks for.
+    ///
+    /// # Panics
+    /// If a fixed table's memory cannot be allocated; [`AnyTable::try_new`]
+    /// says so instead.
     pub fn new(size: TableSize) -> AnyTable {
-        match size {
+        AnyTable::try_new(size).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The table a [`TableSize`] asks for, or why it cannot be made here.
+    ///
+    /// # Errors
+    /// See [`FixedTable::try_with_megabytes`].
+    pub fn try_new(size: TableSize) -> Result<AnyTable, TableError> {
+        Ok(match size {
             TableSize::Unbounded => AnyTable::Map(MapTable::new()),
-            TableSize::Megabytes(mb) => AnyTable::Fixed(FixedTable::with_megabytes(mb)),
-        }
+            TableSize::Megabytes(mb) => AnyTable::Fixed(FixedTable::try_with_megabytes(mb)?),
+        })
     }
 }
 
@@ -585,6 +734,8 @@ mod tests {
         }
         assert_eq!(FixedTable::with_megabytes(16).bytes(), 16 << 20);
         assert_eq!(FixedTable::with_megabytes(0).bytes(), 1 << 20);
+        let e = FixedTable::try_with_megabytes(0).unwrap_err();
+        assert_eq!(e.kind, TableErrorKind::OutOfRange);
         assert_eq!(FixedTable::with_megabytes(3).bytes(), 2 << 20);
     }
 

@@ -53,7 +53,7 @@ pub fn search_window<G: Game, O: Observer>(
     let heur = &mut Heuristics::new();
     match opts.table {
         crate::TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
-            Engine::new(game, opts, obs, AnyTable::new(opts.table), heur).run(alpha, beta)
+            Engine::new(game, opts, obs, AnyTable::try_new(opts.table)?, heur).run(alpha, beta)
         }
         _ => Engine::new(game, opts, obs, NoTable, heur).run(alpha, beta),
     }
@@ -273,7 +273,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         let g = self.search(&root, alpha, beta)?;
         self.cx.stats.passes = 1;
         let best_index = self.root_best;
-        let best_move = best_index.map(|i| nth_move(self.cx.game, &root, i));
+        let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root, i));
         let stats = self.cx.finish();
         Ok(Outcome {
             value: Some(g),
@@ -509,9 +509,10 @@ pub(crate) fn move_at(k: usize, first: usize) -> usize {
     }
 }
 
-/// The `i`-th move of `pos`.
-pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> G::Move {
+/// The `i`-th move of `pos` (`None` only from a game whose move list
+/// shrank since the search read it).
+pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.moves(pos, &mut moves);
-    moves[i]
+    moves.get(i).copied()
 }

@@ -597,8 +597,17 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn visit_child(&mut self, p: u32, i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
         self.budget.visit(&mut self.stats)?;
         self.moves_of(p);
+        let Some(&mv) = self.moves.get(i as usize) else {
+            return Err(SearchError::BadGame {
+                reason: format!(
+                    "the game's moves() gave {} moves for a position that had more on an earlier call: \
+                     SSS* needs the same moves in the same order each time",
+                    self.moves.len()
+                ),
+            });
+        };
         let parent = &self.nodes[p as usize];
-        let pos = self.game.play(&parent.pos, self.moves[i as usize]);
+        let pos = self.game.play(&parent.pos, mv);
         let depth = parent.depth + 1;
         let mut kids = std::mem::take(&mut self.child_moves);
         kids.clear();
@@ -724,7 +733,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.budget.finish(&mut self.stats);
         let root_pos = self.nodes[root as usize].pos.clone();
         let best_index = self.best.map(|(i, _)| i as usize);
-        let best_move = best_index.map(|i| super::alphabeta::nth_move(self.game, &root_pos, i));
+        let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root_pos, i));
         Ok(Outcome {
             value: Some(value),
             best_move,

@@ -53,7 +53,7 @@ use super::mt::Driver;
 use crate::game::Game;
 use crate::observe::{Fail, NoObserver, Observer, Pass};
 use crate::ordering::Heuristics;
-use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::search::{Outcome, Partial, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::{Role, Value, VALUE_MAX, VALUE_MIN};
 
@@ -115,7 +115,7 @@ pub fn search_with<G: Game, O: Observer, F: Guess>(
     guess: &mut F,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    search_in(game, opts, guess, obs, AnyTable::new(opts.table))
+    search_in(game, opts, guess, obs, AnyTable::try_new(opts.table)?)
 }
 
 /// [`search_with`] using `table` (kept by the caller).
@@ -163,6 +163,8 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     }
     let mut count = children.len() as u32;
     let mut best = 0usize;
+    // A move proven to reach the bound on the root mover's side, if any.
+    let mut proven: Option<usize> = None;
     // A first test from outside (iterative deepening's previous bound),
     // kept strictly inside the window like any guess (the window is at
     // least two wide here, so it has an inside).
@@ -178,8 +180,20 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
             d.e.cx.enter(i);
             let r = d.e.node(child, 1, test - 1, test);
             d.e.cx.leave();
+            let r = match r {
+                Ok(r) => r,
+                // What the passes so far proved: `alpha <= value < beta`,
+                // and the move of the last pass that had a better child.
+                Err(e) => {
+                    return Err(e.proving(Partial {
+                        lower: alpha,
+                        upper: beta - 1,
+                        best_index: proven,
+                    }))
+                }
+            };
             // "Better" is at least `test` for MAX, below it for MIN.
-            let reaches = r? >= test;
+            let reaches = r >= test;
             if reaches == (role == Role::Max) {
                 better += 1;
                 best = i;
@@ -198,6 +212,8 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
         };
         if better > 0 {
             count = better;
+            // `best` reaches the new bound on the root mover's side.
+            proven = Some(best);
         }
         if O::STEPS {
             let pass = Pass {

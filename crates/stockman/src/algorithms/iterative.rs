@@ -53,7 +53,7 @@ pub fn search_observed<G: Game, O: Observer>(
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
     // Deepening needs a table to carry the move ordering: the one asked for.
-    search_in(game, algo, opts, obs, &mut AnyTable::new(opts.table))
+    search_in(game, algo, opts, obs, &mut AnyTable::try_new(opts.table)?)
 }
 
 /// [`search_observed`] with a table the caller keeps (and clears when it likes).
@@ -89,7 +89,8 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     let mut bns_first = opts.bns_first_test;
     let root_role = game.role(&game.root());
     let mut last: Option<Outcome<G::Move>> = None;
-    let mut depth = 1;
+    // Depth 0 asks for the root's static value: one iteration at depth 0.
+    let mut depth = if opts.depth == Some(0) { 0 } else { 1 };
     loop {
         let o = SearchOptions {
             depth: Some(depth),
@@ -191,13 +192,19 @@ fn iteration<G: Game, O: Observer, T: Table>(
 /// limit, and the counters of every iteration so far.
 fn as_given(e: SearchError, opts: &SearchOptions, before: Stats) -> SearchError {
     match e {
-        SearchError::NodeLimit { limit, stats } => SearchError::NodeLimit {
+        SearchError::NodeLimit { limit, stats, partial } => SearchError::NodeLimit {
             limit: opts.max_nodes.unwrap_or(limit),
             stats: before + stats,
+            partial,
         },
-        SearchError::TimeLimit { limit, stats } => SearchError::TimeLimit {
+        SearchError::TimeLimit { limit, stats, partial } => SearchError::TimeLimit {
             limit: opts.time_limit.unwrap_or(limit),
             stats: before + stats,
+            partial,
+        },
+        SearchError::Stopped { stats, partial } => SearchError::Stopped {
+            stats: before + stats,
+            partial,
         },
         other => other,
     }
@@ -221,6 +228,23 @@ mod tests {
 
     /// Stopped by a limit, deepening answers with the last completed
     /// iteration: the same value and move as a fixed-depth search to it.
+    #[test]
+    fn depth_zero_is_the_static_value_of_the_root() {
+        let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+        for algo in [Algorithm::AlphaBeta, Algorithm::Mtdf, Algorithm::Bns] {
+            let o = SearchOptions {
+                depth: Some(0),
+                ..opts(None)
+            };
+            let out = search(&game, algo, &o).unwrap();
+            assert_eq!(out.depth_completed, Some(0), "{algo}");
+            assert_eq!(out.stats.leaf_evals, 1, "{algo}");
+            assert_eq!(out.best_move, None, "{algo}");
+            let fixed = algo.search(&game, &o).unwrap();
+            assert_eq!((out.value, out.bound), (fixed.value, fixed.bound), "{algo}");
+        }
+    }
+
     #[test]
     fn a_limit_returns_the_last_completed_iteration() {
         let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();

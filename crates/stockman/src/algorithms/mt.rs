@@ -9,7 +9,7 @@ use super::alphabeta::{nth_move, Engine};
 use crate::game::Game;
 use crate::observe::{Fail, Observer, Pass};
 use crate::ordering::Heuristics;
-use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::search::{Outcome, Partial, SearchError, SearchOptions};
 use crate::table::Table;
 use crate::value::{Role, Value, INF};
 
@@ -53,7 +53,10 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
     pub fn test(&mut self, alpha: Value, beta: Value) -> Result<Value, SearchError> {
         let before = self.e.cx.stats.leaf_evals;
         let root = self.root.clone();
-        let g = self.e.search(&root, alpha, beta)?;
+        let g = match self.e.search(&root, alpha, beta) {
+            Ok(g) => g,
+            Err(e) => return Err(self.stopped(*e)),
+        };
         self.e.cx.stats.passes += 1;
         let fail = if g >= beta {
             self.lower = self.lower.max(g);
@@ -92,6 +95,18 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
         Ok(g)
     }
 
+    /// A limit error with what the passes so far have proved: the bounds
+    /// (within the game's value range) and the move of the last pass that
+    /// proved the bound on the root mover's side.
+    pub fn stopped(&self, e: SearchError) -> SearchError {
+        let (lo, hi) = self.e.cx.game.value_range();
+        e.proving(Partial {
+            lower: self.lower.max(lo),
+            upper: self.upper.min(hi),
+            best_index: self.best,
+        })
+    }
+
     /// Makes sure a best move is known for the root's value `v`: if no pass
     /// proved the root's side can reach it (every pass failed the other way,
     /// or none was needed), one more null-window pass at `v` does.
@@ -108,7 +123,7 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
     /// The outcome of a driver that found `value`.
     pub fn finish(mut self, value: Option<Value>, bound: Option<(Value, Value)>) -> Outcome<G::Move> {
         let best_index = self.best;
-        let best_move = best_index.map(|i| nth_move(self.e.cx.game, &self.root, i));
+        let best_move = best_index.and_then(|i| nth_move(self.e.cx.game, &self.root, i));
         Outcome {
             value,
             best_move,

@@ -47,7 +47,7 @@ pub fn search_observed<G: Game, O: Observer>(
     opts: &SearchOptions,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    search_in(game, opts, obs, AnyTable::new(opts.table))
+    search_in(game, opts, obs, AnyTable::try_new(opts.table)?)
 }
 
 /// [`search_observed`] using `table` (kept by the caller).

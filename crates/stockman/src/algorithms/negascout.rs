@@ -44,7 +44,7 @@ pub fn search_observed<G: Game, O: Observer>(
     let full = (-INF, INF);
     match opts.table {
         TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
-            run(Engine::new(game, opts, obs, AnyTable::new(opts.table), heur), full)
+            run(Engine::new(game, opts, obs, AnyTable::try_new(opts.table)?, heur), full)
         }
         _ => run(Engine::new(game, opts, obs, NoTable, heur), full),
     }
@@ -83,7 +83,7 @@ fn run<G: Game, O: Observer, T: Table>(
     let g = scout(&mut e, &root, 0, window.0, window.1)?;
     e.cx.stats.passes = 1;
     let best_index = e.root_best;
-    let best_move = best_index.map(|i| nth_move(e.cx.game, &root, i));
+    let best_move = best_index.and_then(|i| nth_move(e.cx.game, &root, i));
     let stats = e.cx.finish();
     Ok(Outcome {
         value: Some(g),

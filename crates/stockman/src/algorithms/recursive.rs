@@ -75,6 +75,16 @@ struct Entry<P> {
     grand: u32,
     /// Number of the child's children (when `grand != NONE`).
     brothers: u32,
+    /// The child itself when the entry stands for one of its children
+    /// (`grand != NONE`): the next brother is played from it.
+    parent: Option<P>,
+    /// Where the child's moves start in the array's move pool (when
+    /// `grand != NONE`). The moves are generated once, when the child is
+    /// expanded, and kept: the next brother is the next move of that same
+    /// list, never of a list generated again (a game whose move order is
+    /// not stable between calls cannot send the search back to a brother
+    /// it already solved).
+    first: u32,
     status: Status,
     h: Value,
     /// The OPEN array of this entry's node once it is expanded, or `NONE`.
@@ -87,6 +97,8 @@ pub(crate) struct Recursive<'a, G: Game, O: Observer> {
     horizon: u32,
     max_open: usize,
     arrays: Vec<Vec<Entry<G::Position>>>,
+    /// Per OPEN array, the moves of its entries' children (`Entry::first`).
+    pools: Vec<Vec<G::Move>>,
     free: Vec<u32>,
     open: usize,
     stats: Stats,
@@ -111,6 +123,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             horizon: opts.depth.unwrap_or(u32::MAX),
             max_open: opts.max_open,
             arrays: Vec::new(),
+            pools: Vec::new(),
             free: Vec::new(),
             open: 0,
             stats: Stats::default(),
@@ -140,7 +153,14 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
 
     /// The entry for child `i` (at `pos`, `ply`) of an expanding node:
     /// the child if it is a leaf, else its first child.
-    fn entry_for(&mut self, child: G::Position, ply: u32, i: u32, h: Value) -> Result<Entry<G::Position>, SearchError> {
+    fn entry_for(
+        &mut self,
+        child: G::Position,
+        ply: u32,
+        i: u32,
+        h: Value,
+        pool: &mut Vec<G::Move>,
+    ) -> Result<Entry<G::Position>, SearchError> {
         self.gen(&child, ply);
         if self.moves.is_empty() {
             return Ok(Entry {
@@ -149,6 +169,8 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
                 child: i,
                 grand: NONE,
                 brothers: 0,
+                parent: None,
+                first: 0,
                 status: Status::Unexpanded,
                 h,
                 array: NONE,
@@ -160,6 +182,8 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             return Err(self.unsupported("a node has a child of its own role"));
         }
         let brothers = self.moves.len() as u32;
+        let first = pool.len() as u32;
+        pool.extend_from_slice(&self.moves);
         let grand = self.game.play(&child, self.moves[0]);
         Ok(Entry {
             pos: grand,
@@ -167,13 +191,15 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             child: i,
             grand: 0,
             brothers,
+            parent: Some(child),
+            first,
             status: Status::Unexpanded,
             h,
             array: NONE,
         })
     }
 
-    fn alloc(&mut self, entries: Vec<Entry<G::Position>>) -> Result<u32, SearchError> {
+    fn alloc(&mut self, entries: Vec<Entry<G::Position>>, pool: Vec<G::Move>) -> Result<u32, SearchError> {
         self.open += entries.len();
         if self.open > self.max_open {
             self.budget.finish(&mut self.stats);
@@ -186,9 +212,11 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         self.stats.max_open = self.stats.max_open.max(self.open as u64);
         Ok(if let Some(i) = self.free.pop() {
             self.arrays[i as usize] = entries;
+            self.pools[i as usize] = pool;
             i
         } else {
             self.arrays.push(entries);
+            self.pools.push(pool);
             (self.arrays.len() - 1) as u32
         })
     }
@@ -203,23 +231,25 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             let mut arr = arr;
             arr.clear();
             self.arrays[a as usize] = arr;
+            self.pools[a as usize].clear();
             self.free.push(a);
         }
     }
 
     /// Builds the OPEN array of the expanding node `pos`.
     fn expand(&mut self, pos: &G::Position, ply: u32, h: Value, is_virtual: bool) -> Result<u32, SearchError> {
-        let mut entries = if self.free.is_empty() {
-            Vec::new()
+        let (mut entries, mut pool) = if self.free.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             // Reuse a recycled buffer's capacity.
-            let i = *self.free.last().expect("non-empty");
-            std::mem::take(&mut self.arrays[i as usize])
+            let i = *self.free.last().expect("non-empty") as usize;
+            (std::mem::take(&mut self.arrays[i]), std::mem::take(&mut self.pools[i]))
         };
         entries.clear();
+        pool.clear();
         if is_virtual {
             let root = pos.clone();
-            entries.push(self.entry_for(root, 0, 0, h)?);
+            entries.push(self.entry_for(root, 0, 0, h, &mut pool)?);
         } else {
             self.stats.nodes_expanded += 1;
             let moves = std::mem::take(&mut self.moves);
@@ -229,11 +259,11 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
                     self.moves = moves;
                     return Err(self.unsupported("a node has a child of its own role"));
                 }
-                entries.push(self.entry_for(child, ply + 1, i as u32, h)?);
+                entries.push(self.entry_for(child, ply + 1, i as u32, h, &mut pool)?);
             }
             self.moves = moves;
         }
-        self.alloc(entries)
+        self.alloc(entries, pool)
     }
 
     /// The best entry of an OPEN array: best merit, ties to the left-most.
@@ -323,16 +353,8 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             if est == Status::Solved && e.grand != NONE && e.grand + 1 < e.brothers {
                 // Replace the solved grandson by its next brother, bounded by its value.
                 let next = e.grand + 1;
-                let parent_ply = e.ply - 1;
-                let child_index = e.child;
-                let child_pos = if is_virtual {
-                    pos.clone()
-                } else {
-                    self.gen(pos, ply);
-                    self.game.play(pos, self.moves[child_index as usize])
-                };
-                self.gen(&child_pos, parent_ply);
-                let brother = self.game.play(&child_pos, self.moves[next as usize]);
+                let mv = self.pools[a as usize][(e.first + next) as usize];
+                let brother = self.game.play(e.parent.as_ref().expect("a grandson's parent"), mv);
                 let e = &mut self.arrays[a as usize][g];
                 e.pos = brother;
                 e.grand = next;
@@ -398,7 +420,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         } else {
             Some(self.arrays[array as usize][self.best(array)].child as usize)
         };
-        let best_move = best_index.map(|i| super::alphabeta::nth_move(self.game, &root, i));
+        let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root, i));
         self.budget.finish(&mut self.stats);
         Ok(Outcome {
             value: Some(h),
