@@ -1,8 +1,8 @@
 //! `stockman match`: engine against engine, in colour-swapped pairs of
 //! games from varied openings, with the Elo difference and its interval.
 
-use crate::games::{with_game, GameName, GameTask};
-use crate::play::EngineArgs;
+use crate::games::with_game;
+use crate::play::{engine_algorithm, EngineArgs};
 use crate::Format;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -13,13 +13,14 @@ use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use stockman::{Algorithm, Game, GameResult, Playable, SearchOptions};
+use stockman::run::{GameKind, GameTask};
+use stockman::{Algorithm, GameResult, Playable, SearchOptions};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameName,
+    #[arg(long, value_parser = crate::games::game_parser())]
+    pub game: GameKind,
     /// The two engines, as algorithm names: `A,B` (depth-first algorithms).
     #[arg(long, value_name = "A,B")]
     pub engines: String,
@@ -85,12 +86,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
     let [a, b] = names[..] else {
         bail!("--engines takes exactly two algorithms, `A,B` (got `{}`)", args.engines);
     };
-    let algos = [a.parse::<Algorithm>()?, b.parse::<Algorithm>()?];
-    for algo in algos {
-        if algo.is_best_first() {
-            bail!("--engines: {algo} is best-first and cannot be deepened iteratively; an engine needs a depth-first algorithm");
-        }
-    }
+    let algos = [engine_algorithm(a, "--engines")?, engine_algorithm(b, "--engines")?];
     if args.games == 0 || args.games % 2 != 0 {
         bail!(
             "--games {}: a match is played in pairs of games with colours swapped, so --games must be a positive even number",
@@ -139,9 +135,9 @@ struct Match<'a> {
 }
 
 impl GameTask for Match<'_> {
-    type Output = MatchResult;
+    type Output = Result<MatchResult>;
 
-    fn run<G: Playable + Sync>(self, start: G) -> Result<MatchResult> {
+    fn run<G: Playable + Send + Sync + 'static>(self, start: G) -> Result<MatchResult> {
         let pairs = (self.args.games / 2) as usize;
         let openings: Vec<(String, G)> = match &self.openings {
             Some(lines) => {
@@ -265,11 +261,10 @@ impl GameTask for Match<'_> {
 }
 
 /// `pairs` random openings of `plies` legal moves each, from a seeded
-/// generator (the same seed, the same openings). An opening is kept when
-/// the game is not over and a 4-ply alpha-beta search finds it balanced:
-/// its value lies within a tenth of the root's bounds from 0 (for Connect
-/// Four's heuristic, no forced result is in sight); otherwise it is drawn
-/// again, up to 1000 times.
+/// generator (the same seed, the same openings), written as `--openings`
+/// and `--position` read them. An opening is kept when the game is not over
+/// and it is balanced ([`balanced`]); otherwise it is drawn again, up to
+/// 1000 times.
 fn random_openings<G: Playable>(start: &G, pairs: usize, plies: u32, seed: u64) -> Result<Vec<(String, G)>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::new();
@@ -288,7 +283,7 @@ fn random_openings<G: Playable>(start: &G, pairs: usize, plies: u32, seed: u64) 
                 g = g.after(mv);
             }
             if g.result().is_none() && balanced(&g) {
-                found = Some((text.join(" "), g));
+                found = Some((G::line_text(&text), g));
                 break;
             }
         }
@@ -299,7 +294,21 @@ fn random_openings<G: Playable>(start: &G, pairs: usize, plies: u32, seed: u64) 
     Ok(out)
 }
 
-fn balanced<G: Game>(g: &G) -> bool {
+/// Whether an opening leaves the game open: solved exactly when a search
+/// of at most [`SOLVE_NODES`] positions can (tic-tac-toe, late Connect Four
+/// positions), a draw with best play; otherwise a 4-ply alpha-beta value
+/// within a tenth of the root's bounds from 0 (for Connect Four's
+/// heuristic, no forced result in sight).
+fn balanced<G: Playable>(g: &G) -> bool {
+    let exact = SearchOptions {
+        max_nodes: Some(SOLVE_NODES),
+        ..SearchOptions::default()
+    };
+    match Algorithm::AlphaBeta.search(g, &exact) {
+        Ok(o) => return o.value == Some(0),
+        Err(e) if e.limit().is_some() => {}
+        Err(_) => return false,
+    }
     let (lo, hi) = g.bounds(&g.root());
     let opts = SearchOptions {
         depth: Some(4),
@@ -313,6 +322,9 @@ fn balanced<G: Game>(g: &G) -> bool {
         None => false,
     }
 }
+
+/// The largest search [`balanced`] spends on solving an opening exactly.
+const SOLVE_NODES: u64 = 200_000;
 
 /// The Elo difference of a player who scored `w` wins, `d` draws and `l`
 /// losses, with a 95% interval: the score fraction `s` and its standard

@@ -107,8 +107,8 @@ pub struct RunArgs {
     pub list_presets: bool,
     /// A game grid instead of random trees: every algorithm at every depth
     /// (--depths, default 2..6) on every position of --positions.
-    #[arg(long, value_enum, requires = "positions")]
-    pub game: Option<crate::games::GameName>,
+    #[arg(long, value_parser = crate::games::game_parser(), requires = "positions")]
+    pub game: Option<stockman::run::GameKind>,
     /// With --game: the test positions, `position [expected]` lines.
     #[arg(long, value_name = "FILE", requires = "game")]
     pub positions: Option<PathBuf>,
@@ -212,6 +212,9 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             plan.jobs().len()
         );
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(note) = plan.repair()? {
+        eprintln!("note: {note}");
     }
     let (todo, old) = plan.prepare()?;
     let total = todo.len() as u64;

@@ -5,7 +5,7 @@
 //! NegaScout and to the minimal tree, and plots. The rows, summary and
 //! plots are `stockman_lab::games`; this module runs the searches.
 
-use crate::games::{with_game, GameName, GameTask};
+use crate::games::with_game;
 use crate::runner::Enhancements;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::IsTerminal;
@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use stockman::algorithms::iterative;
 use stockman::games::positions::parse_positions;
+use stockman::run::{GameKind, GameTask};
 use stockman::{
     minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Playable, SearchOptions, Stats, Table,
     TableSize,
@@ -23,7 +24,7 @@ use stockman_lab::Shard;
 
 /// What a game grid runs.
 pub struct GameGrid {
-    pub game: GameName,
+    pub game: GameKind,
     pub positions: PathBuf,
     pub algorithms: Vec<Algorithm>,
     pub depths: Vec<u32>,
@@ -223,9 +224,9 @@ struct Grid<'a> {
 }
 
 impl GameTask for Grid<'_> {
-    type Output = Vec<GameRecord>;
+    type Output = Result<Vec<GameRecord>>;
 
-    fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<GameRecord>> {
+    fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Result<Vec<GameRecord>> {
         let mut rows = Vec::with_capacity(self.jobs.len());
         for job in self.jobs {
             let mut row = GameRecord {

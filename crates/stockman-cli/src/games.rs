@@ -1,166 +1,83 @@
-//! `solve --game`: single positions and batches of test positions.
+//! `solve --game`: single positions and batches of test positions, on the
+//! library's run layer ([`stockman::run`]).
 
 use crate::report::{fmt_time, Row};
-use crate::runner::{exit_code, print_rows, rows_in, SearchArgs};
+use crate::runner::{exit_code, print_rows, rows, SearchArgs};
 use crate::Format;
-use anyhow::{anyhow, bail, Context, Result};
-use clap::ValueEnum;
+use anyhow::{anyhow, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
 use stockman::games::positions::{parse_positions, PositionLine};
-use stockman::{
-    Algorithm, AnyTable, ChessGame, ConnectFour, Othello, Playable, SearchOptions, Stats, TableSize, TicTacToe, Value,
-};
+use stockman::run::batch::{solve_positions, Summary};
+use stockman::run::{GameKind, GameTask, Request, Runner, SourceKind};
+use stockman::{Playable, Stats, Value};
 
-/// The games the command line knows.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameName {
-    /// Tic-tac-toe; a position is the cells played, 1-9 in reading order.
-    Tictactoe,
-    /// Connect Four, 7x6; a position is the columns played, 1-7.
-    Connect4,
-    /// Othello, 8x8; a position is the squares played (`f5d6c3`) or an FFO
-    /// board and side (`"<64 squares> X"`).
-    Othello,
-    /// Chess; a position is `startpos`, a FEN or an EPD line, then
-    /// optionally `moves` and UCI moves (`e2e4 e7e5`). Needs `--depth`.
-    Chess,
+/// Parses `--game`: one of the library's games, listed in the help.
+pub fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(GameKind::names())
+        .map(|name| name.parse::<GameKind>().expect("clap accepts only the listed names"))
 }
 
-impl GameName {
-    /// Whether a search of this game needs a depth: chess cannot be
-    /// searched to the end of the game, so `solve` refuses it without
-    /// `--depth` instead of running forever.
-    fn needs_depth(self) -> bool {
-        self == GameName::Chess
-    }
-
-    /// Refuses a search without a depth where the game needs one.
-    fn check_depth(self, search: &SearchArgs) -> Result<()> {
-        if self.needs_depth() && search.depth.is_none() {
-            bail!(
-                "--game chess needs --depth N: a chess game cannot be searched to its end (try --depth 4; or use `play`/`match`, which deepen under a clock)"
-            );
-        }
-        Ok(())
-    }
-}
-
-/// The transposition table games get unless `--tt-mb` says otherwise.
-const DEFAULT_GAME_TT_MB: usize = 64;
-
-/// Search options for a game: a fixed table, table moves first.
-fn game_options(search: &SearchArgs) -> SearchOptions {
-    let mut opts = search.options();
-    opts.table = TableSize::Megabytes(search.tt_mb.unwrap_or(DEFAULT_GAME_TT_MB));
-    opts.table_move_first = !search.enhance.no_table_move;
-    opts
-}
-
-/// The algorithms for a game: `--algo`, or MTD(bi) when none was given
-/// (`all` would include minimax, which cannot solve Connect Four; MTD(bi)
-/// is the fastest exact solver here).
-fn game_algorithms(search: &SearchArgs) -> Result<Vec<Algorithm>> {
-    if search.algo_given() {
-        search.algorithms()
-    } else {
-        Ok(vec![Algorithm::MtdBi])
-    }
-}
-
-/// Something to do with a game of any kind. The commands name a game once,
-/// through [`with_game`], and stay generic over [`Playable`] after that, so
-/// that a new game is one [`GameName`] and one line in `with_game`.
-pub trait GameTask {
-    /// What the task gives back.
-    type Output;
-    /// Does the task on `game`.
-    fn run<G: Playable + Sync>(self, game: G) -> Result<Self::Output>;
-}
-
-/// Builds the game `name` at `position` (in the game's notation), valued
+/// Builds the game `kind` at `position` (in the game's notation), valued
 /// for depth-limited search when `heuristic`, and hands it to `task`.
-pub fn with_game<T: GameTask>(name: GameName, position: &str, heuristic: bool, task: T) -> Result<T::Output> {
-    match name {
-        GameName::Tictactoe => task.run(prepare::<TicTacToe>(position, heuristic)?),
-        GameName::Connect4 => task.run(prepare::<ConnectFour>(position, heuristic)?),
-        GameName::Othello => task.run(prepare::<Othello>(position, heuristic)?),
-        GameName::Chess => task.run(prepare::<ChessGame>(position, heuristic)?),
-    }
-}
-
-fn prepare<G: Playable>(position: &str, heuristic: bool) -> Result<G> {
-    let game = G::from_position(position).map_err(|e| anyhow!("position `{position}`: {e}"))?;
-    Ok(if heuristic { game.heuristic() } else { game })
+pub fn with_game<O, T: GameTask<Output = Result<O>>>(
+    kind: GameKind,
+    position: &str,
+    heuristic: bool,
+    task: T,
+) -> Result<O> {
+    stockman::run::with_game(kind, position, heuristic, task)?
 }
 
 /// A move of `game`'s root in JSON: a number where the notation is one
 /// (Connect Four's columns 1-7, tic-tac-toe's cells 1-9), else the text
 /// (chess: UCI, `e2e4`).
 pub fn move_json<G: Playable>(game: &G, mv: &G::Move) -> serde_json::Value {
-    let text = game.move_text(*mv);
+    text_json(game.move_text(*mv))
+}
+
+/// A move's text in JSON: a number where it is one.
+fn text_json(text: String) -> serde_json::Value {
     match text.parse::<u64>() {
         Ok(n) => serde_json::json!(n),
         Err(_) => serde_json::json!(text),
     }
 }
 
-/// Runs the algorithms on one position of a game, reusing `table` if given.
-fn solve_one(
-    name: GameName,
-    moves: &str,
-    search: &SearchArgs,
-    algos: &[Algorithm],
-    leaves: bool,
-    table: &mut AnyTable,
-    progress: bool,
-) -> Result<Vec<Row>> {
-    struct Solve<'a> {
-        search: &'a SearchArgs,
-        algos: &'a [Algorithm],
-        leaves: bool,
-        table: &'a mut AnyTable,
-        progress: bool,
-    }
-    impl GameTask for Solve<'_> {
-        type Output = Vec<Row>;
-        fn run<G: Playable + Sync>(self, game: G) -> Result<Vec<Row>> {
-            let opts = game_options(self.search);
-            let mut how = self.search.how(self.leaves);
-            how.progress = self.progress;
-            let best = |m: &G::Move, _: usize| move_json(&game, m);
-            Ok(rows_in(&game, self.algos, &opts, &how, &best, Some(self.table)))
-        }
-    }
-    let task = Solve {
-        search,
-        algos,
-        leaves,
-        table,
-        progress,
-    };
-    with_game(name, moves, search.depth.is_some(), task)
-}
-
 /// `solve --game NAME [--position MOVES]`.
 pub fn solve(
-    name: GameName,
+    kind: GameKind,
     position: Option<&str>,
     search: &SearchArgs,
     format: Format,
     leaves: bool,
 ) -> Result<ExitCode> {
-    name.check_depth(search)?;
-    let algos = game_algorithms(search)?;
+    let request = search.request(SourceKind::Game(kind), leaves)?;
     // One table for every algorithm, cleared before each search, its memory
     // committed before the first clock starts (as in a batch). A single
     // position may take minutes (the empty board): show the passes.
-    let mut table = AnyTable::new(game_options(search).table);
-    table.touch();
-    let rows = solve_one(name, position.unwrap_or(""), search, &algos, leaves, &mut table, true)?;
+    let mut runner = Runner::new();
+    runner.prepare(request.options.table)?;
+    struct Solve<'a> {
+        request: &'a Request,
+        runner: &'a mut Runner,
+    }
+    impl GameTask for Solve<'_> {
+        type Output = Result<Vec<Row>>;
+        fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Result<Vec<Row>> {
+            let best = |m: &G::Move, _: usize| move_json(&game, m);
+            Ok(rows(&game, self.request, self.runner, true, &best))
+        }
+    }
+    let task = Solve {
+        request: &request,
+        runner: &mut runner,
+    };
+    let rows = with_game(kind, position.unwrap_or(""), request.options.depth.is_some(), task)?;
     print_rows(&rows, format)?;
     Ok(exit_code(&rows))
 }
@@ -172,6 +89,8 @@ struct BatchLine<'a> {
     algorithm: &'a str,
     value: Option<Value>,
     best_move: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proven_bounds: Option<[Value; 2]>,
     stats: Stats,
     #[serde(skip_serializing_if = "Option::is_none")]
     expected: Option<Value>,
@@ -180,20 +99,6 @@ struct BatchLine<'a> {
     best_move_score: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-}
-
-/// Per-algorithm totals of a batch.
-#[derive(Default)]
-struct Summary {
-    positions: u64,
-    wrong: u64,
-    /// Best moves whose listed score is below the position's expected score.
-    bad_moves: u64,
-    failed: u64,
-    stats: Stats,
-    /// Each position's search time, for the median and the 99th percentile
-    /// (a batch's mean hides its few slow positions and its fast majority).
-    times_us: Vec<u64>,
 }
 
 /// The last lines of a batch's JSON output: `{"summary": {...}}`, one per
@@ -207,9 +112,12 @@ struct SummaryLine<'a> {
 struct SummaryFigures<'a> {
     algorithm: &'a str,
     positions: u64,
-    wrong: u64,
-    bad_moves: u64,
+    /// null when the values are not comparable with the file's exact
+    /// scores (a depth-limited search).
+    wrong: Option<u64>,
+    bad_moves: Option<u64>,
     failed: u64,
+    stopped: u64,
     mean_time_us: f64,
     median_time_us: u64,
     p99_time_us: u64,
@@ -220,120 +128,98 @@ struct SummaryFigures<'a> {
 }
 
 impl<'a> SummaryLine<'a> {
-    fn new(algorithm: &'a str, s: &Summary) -> SummaryLine<'a> {
-        let n = s.positions.max(1) as f64;
-        let secs = s.stats.time_us as f64 / 1e6;
+    fn new(s: &'a Summary) -> SummaryLine<'a> {
         SummaryLine {
             summary: SummaryFigures {
-                algorithm,
+                algorithm: &s.algorithm,
                 positions: s.positions,
                 wrong: s.wrong,
                 bad_moves: s.bad_moves,
                 failed: s.failed,
-                mean_time_us: s.stats.time_us as f64 / n,
-                median_time_us: quantile(&s.times_us, 0.5),
-                p99_time_us: quantile(&s.times_us, 0.99),
-                mean_nodes: s.stats.nodes as f64 / n,
-                positions_per_s: if secs > 0.0 { s.stats.nodes as f64 / secs } else { 0.0 },
+                stopped: s.stopped,
+                mean_time_us: s.mean_time_us(),
+                median_time_us: s.median_time_us(),
+                p99_time_us: s.p99_time_us(),
+                mean_nodes: s.mean_nodes(),
+                positions_per_s: s.positions_per_s(),
                 stats: s.stats,
             },
         }
     }
 }
 
-/// The `q`-quantile (0..=1) of `xs` by the nearest-rank method: the
-/// smallest value with at least a fraction `q` of the values at or below it.
-fn quantile(xs: &[u64], q: f64) -> u64 {
-    if xs.is_empty() {
-        return 0;
-    }
-    let mut v = xs.to_vec();
-    v.sort_unstable();
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
-}
-
 /// `solve --game NAME --positions FILE`: lines `moves [expected]`.
-pub fn batch(name: GameName, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
-    name.check_depth(search)?;
-    let algos = game_algorithms(search)?;
+pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
+    let request = search.request(SourceKind::Game(kind), false)?;
     let lines = read_positions(path)?;
     let bar = if std::io::stderr().is_terminal() && lines.len() > 1 {
-        let b = ProgressBar::new((lines.len() * algos.len()) as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta}")
-                .expect("valid template"),
-        );
+        let b = ProgressBar::new((lines.len() * request.algorithms.len()) as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta}") {
+            b.set_style(style);
+        }
         Some(b)
     } else {
         None
     };
-    let mut summaries: Vec<Summary> = algos.iter().map(|_| Summary::default()).collect();
-    // One table for the whole batch, cleared before each search, its memory
-    // committed before the first clock starts.
-    let mut table = AnyTable::new(game_options(search).table);
-    table.touch();
-    for line in &lines {
-        let (moves, expected) = (&line.position, &line.expected);
-        let rows = solve_one(name, moves, search, &algos, false, &mut table, false)
-            .with_context(|| format!("{}:{}", path.display(), line.line))?;
-        for (row, sum) in rows.iter().zip(summaries.iter_mut()) {
-            sum.positions += 1;
-            sum.stats += row.stats;
-            sum.times_us.push(row.stats.time_us);
-            // The listed score of the move the search chose, where the file lists scores.
-            let best_move_score = row.best_move.as_ref().and_then(|m| {
-                let text = m.as_str().map_or_else(|| m.to_string(), str::to_string);
-                line.score_of(&text)
-            });
-            if row.error.is_some() {
-                sum.failed += 1;
-            } else if let (Some(e), Some(v)) = (expected, row.value) {
-                if *e != v {
-                    sum.wrong += 1;
-                }
-            }
-            if let (Some(e), Some(s)) = (expected, best_move_score) {
-                if s < *e {
-                    sum.bad_moves += 1;
-                }
-            }
-            if format == Format::Json {
+    if request.options.depth.is_some() && lines.iter().any(|l| l.expected.is_some() || !l.scores.is_empty()) {
+        eprintln!(
+            "note: {}: the listed scores are exact game values; with --depth the values are heuristic, \
+             so they are not compared (wrong and bad moves: -)",
+            path.display()
+        );
+    }
+    let mut printed: Result<()> = Ok(());
+    let mut runner = Runner::new();
+    let summaries = solve_positions(kind, &lines, &request, &mut runner, |p| {
+        for (s, score) in p.solutions.iter().zip(&p.best_move_scores) {
+            if format == Format::Json && printed.is_ok() {
                 let line = BatchLine {
-                    position: moves,
-                    algorithm: &row.algorithm,
-                    value: row.value,
-                    best_move: row.best_move.clone(),
-                    stats: row.stats,
-                    expected: *expected,
-                    best_move_score,
-                    error: row.error.clone(),
+                    position: &p.position,
+                    algorithm: &s.label(),
+                    value: s.value,
+                    best_move: s.best_move.clone().map(text_json),
+                    proven_bounds: s.proven.map(|(a, b)| [a, b]),
+                    stats: s.stats,
+                    expected: p.expected,
+                    best_move_score: *score,
+                    error: s.error.as_ref().map(|e| e.to_string()),
                 };
-                println!("{}", serde_json::to_string(&line)?);
+                printed = serde_json::to_string(&line)
+                    .map(|l| println!("{l}"))
+                    .map_err(Into::into);
             }
             if let Some(b) = &bar {
                 b.inc(1);
             }
         }
-    }
+    })
+    .map_err(|e| match e.line {
+        0 => anyhow!("{}: {}", path.display(), e.error),
+        n => anyhow!("{}:{n}: {}", path.display(), e.error),
+    })?;
+    printed?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     match format {
-        Format::Text => print!("{}", summary_table(&algos, &summaries)),
+        Format::Text => print!("{}", summary_table(&summaries)),
         // After the position lines, one summary line per algorithm, told
         // apart from them by its `summary` key.
         Format::Json => {
-            for (a, s) in algos.iter().zip(&summaries) {
-                println!("{}", serde_json::to_string(&SummaryLine::new(a.name(), s))?);
+            for s in &summaries {
+                println!("{}", serde_json::to_string(&SummaryLine::new(s))?);
             }
         }
     }
-    let bad = summaries.iter().any(|s| s.wrong > 0 || s.bad_moves > 0 || s.failed > 0);
-    Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if summaries.iter().any(Summary::is_bad) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
-fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
+fn summary_table(sums: &[Summary]) -> String {
+    let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
     let mut out = format!(
         "{:<10} {:>9} {:>6} {:>9} {:>7} {:>12} {:>12} {:>12} {:>14} {:>14}\n",
         "algorithm",
@@ -347,28 +233,26 @@ fn summary_table(algos: &[Algorithm], sums: &[Summary]) -> String {
         "mean visited",
         "positions/s"
     );
-    for (a, s) in algos.iter().zip(sums) {
-        let n = s.positions.max(1) as f64;
-        let secs = s.stats.time_us as f64 / 1e6;
+    for s in sums {
         out.push_str(&format!(
             "{:<10} {:>9} {:>6} {:>9} {:>7} {:>12} {:>12} {:>12} {:>14.1} {:>14.0}\n",
-            a.name(),
+            s.algorithm,
             s.positions,
-            s.wrong,
-            s.bad_moves,
+            count(s.wrong),
+            count(s.bad_moves),
             s.failed,
-            fmt_time((s.stats.time_us as f64 / n) as u64),
-            fmt_time(quantile(&s.times_us, 0.5)),
-            fmt_time(quantile(&s.times_us, 0.99)),
-            s.stats.nodes as f64 / n,
-            if secs > 0.0 { s.stats.nodes as f64 / secs } else { 0.0 },
+            fmt_time(s.mean_time_us() as u64),
+            fmt_time(s.median_time_us()),
+            fmt_time(s.p99_time_us()),
+            s.mean_nodes(),
+            s.positions_per_s(),
         ));
     }
     out
 }
 
 /// Reads a test set (`-` for standard input): see [`parse_positions`] for the layouts.
-fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
+pub fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()
@@ -381,21 +265,4 @@ fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
             .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }
     parse_positions(&text).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quantile;
-
-    #[test]
-    fn quantiles_by_nearest_rank() {
-        let xs = [5, 1, 4, 2, 3];
-        assert_eq!(quantile(&xs, 0.5), 3);
-        assert_eq!(quantile(&xs, 0.99), 5);
-        assert_eq!(quantile(&xs, 0.0), 1);
-        let many: Vec<u64> = (1..=1000).collect();
-        assert_eq!(quantile(&many, 0.5), 500);
-        assert_eq!(quantile(&many, 0.99), 990);
-        assert_eq!(quantile(&[], 0.5), 0);
-    }
 }

@@ -36,22 +36,3 @@ pub fn random_tree(spec: &str, root: Role) -> Result<RandomTree> {
     }
     Ok(RandomTree::new(s))
 }
-
-/// Runs `f` on a thread whose stack fits a recursion `depth` deep.
-pub fn with_stack<T: Send>(depth: u64, f: impl FnOnce() -> T + Send) -> T {
-    // A search frame takes well under 1 KiB; the stack is only reserved, not touched.
-    let size = (64 << 20) + (depth as usize).saturating_mul(2048);
-    std::thread::scope(|s| {
-        let thread = std::thread::Builder::new()
-            .stack_size(size)
-            .spawn_scoped(s, f)
-            .unwrap_or_else(|e| {
-                eprintln!(
-                    "error: cannot start the search thread with a {} MiB stack: {e}",
-                    size >> 20
-                );
-                std::process::exit(2)
-            });
-        thread.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-    })
-}

@@ -1,4 +1,7 @@
 //! `stockman`: solve, trace and generate game trees with the SSS* family.
+// `stockman::SearchError` carries the stopped search's `Stats` and what it
+// proved; it is returned once per search, so its size costs nothing here.
+#![allow(clippy::result_large_err)]
 
 mod arena;
 mod experiment;
@@ -52,9 +55,19 @@ pub struct Source {
     /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid`.
     #[arg(long, value_name = "SPEC")]
     pub random: Option<String>,
-    /// A real game: `tictactoe`, `connect4` or `chess` (chess needs `--depth`).
-    #[arg(long, value_enum)]
-    pub game: Option<games::GameName>,
+    /// A built-in game, from its start or from --position (chess needs --depth,
+    /// or --iterative under a limit).
+    #[arg(long, value_parser = games::game_parser())]
+    pub game: Option<stockman::run::GameKind>,
+}
+
+impl Source {
+    /// The random tree's spec; an error if another source was given.
+    pub fn random_spec(&self) -> anyhow::Result<&str> {
+        self.random
+            .as_deref()
+            .ok_or_else(|| anyhow::anyhow!("give a tree: --tree FILE, --random SPEC or --game NAME"))
+    }
 }
 
 /// Output format.
@@ -81,6 +94,7 @@ struct GenArgs {
 
 fn main() -> ExitCode {
     reset_sigpipe();
+    report_panics_as_bugs();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
@@ -97,6 +111,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A panic is a bug in stockman: say so in one line that names where it
+/// happened and how to report it, and exit with 101 as Rust does, instead
+/// of Rust's "thread panicked" message and backtrace hint.
+fn report_panics_as_bugs() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = stockman::run::panic_message(info.payload());
+        let place = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!(
+            "error: internal error (a bug in stockman, please report it with the command line): {message}{place}"
+        );
+    }));
 }
 
 /// Lets `stockman ... | head` end quietly, like any Unix filter: Rust

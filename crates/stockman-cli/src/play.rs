@@ -1,13 +1,14 @@
 //! `stockman play`: a person against the engine, in the terminal or
 //! through standard input.
 
-use crate::games::{with_game, GameName, GameTask};
+use crate::games::with_game;
 use crate::runner::{parse_seconds, Enhancements, DEFAULT_ASPIRATION};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
+use stockman::run::{GameKind, GameTask};
 use stockman::{Algorithm, Engine, GameResult, Limits, Playable, SearchOptions, TableSize};
 
 /// Which side the person plays.
@@ -64,8 +65,8 @@ impl EngineArgs {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameName,
+    #[arg(long, value_parser = crate::games::game_parser())]
+    pub game: GameKind,
     /// Start from this position (in the game's notation) instead of the beginning.
     #[arg(long, value_name = "POSITION", default_value = "", allow_hyphen_values = true)]
     pub position: String,
@@ -80,7 +81,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
-    let algo: Algorithm = args.algo.parse()?;
+    let algo = engine_algorithm(&args.algo, "--algo")?;
     let task = Play { args: &args, algo };
     with_game(args.game, &args.position, true, task)
 }
@@ -91,9 +92,9 @@ struct Play<'a> {
 }
 
 impl GameTask for Play<'_> {
-    type Output = ExitCode;
+    type Output = Result<ExitCode>;
 
-    fn run<G: Playable + Sync>(self, mut game: G) -> Result<ExitCode> {
+    fn run<G: Playable + Send + Sync + 'static>(self, mut game: G) -> Result<ExitCode> {
         let mut engine = self.args.engine.engine(self.algo)?;
         engine.new_game();
         let limits = self.args.engine.limits();
@@ -127,11 +128,18 @@ impl GameTask for Play<'_> {
                 let legal: Vec<String> = game.legal_moves().into_iter().map(|m| game.move_text(m)).collect();
                 write!(out, "Your move ({mover}; legal: {}): ", legal.join(" "))?;
                 out.flush()?;
-                let mut line = String::new();
-                if input.read_line(&mut line).context("cannot read standard input")? == 0 {
+                // Bytes, not text: a line that is not UTF-8 is an illegal
+                // move like any other, not the end of the game.
+                let mut bytes = Vec::new();
+                if input
+                    .read_until(b'\n', &mut bytes)
+                    .context("cannot read standard input")?
+                    == 0
+                {
                     writeln!(out)?;
                     bail!("standard input ended before the game did");
                 }
+                let line = String::from_utf8_lossy(&bytes);
                 let text = line.trim();
                 if echo {
                     writeln!(out, "{text}")?;
@@ -170,6 +178,40 @@ impl GameTask for Play<'_> {
             }
         }
     }
+}
+
+/// The algorithm an engine searches with, from its name: one depth-first
+/// algorithm (an engine deepens it iteratively), named in the error with
+/// `flag` otherwise.
+pub fn engine_algorithm(name: &str, flag: &str) -> Result<Algorithm> {
+    let engines = || {
+        Algorithm::ALL
+            .iter()
+            .filter(|a| !a.is_best_first() && **a != Algorithm::Minimax)
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if name.trim().eq_ignore_ascii_case("all") || name.contains(',') {
+        bail!(
+            "{flag} takes one algorithm for the engine, not `{name}` (one of: {})",
+            engines()
+        );
+    }
+    let algo: Algorithm = name.parse().map_err(|_| {
+        anyhow::anyhow!(
+            "{flag}: unknown algorithm `{}` (an engine uses one of: {})",
+            name.trim(),
+            engines()
+        )
+    })?;
+    if algo.is_best_first() {
+        bail!(
+            "{flag}: {algo} is best-first and cannot be deepened iteratively; an engine uses one of: {}",
+            engines()
+        );
+    }
+    Ok(algo)
 }
 
 /// The end of a game in words.

@@ -1,7 +1,8 @@
 //! One result row per algorithm, as text or JSON.
 
 use serde::Serialize;
-use stockman::{Outcome, SearchError, Stats, Value};
+use stockman::run::Solution;
+use stockman::{Stats, Value};
 
 /// What `solve` reports for one algorithm (the JSON contract).
 #[derive(Serialize, Debug, Clone)]
@@ -14,6 +15,11 @@ pub struct Row {
     /// BNS: [alpha, beta] with alpha <= value < beta.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<[Value; 2]>,
+    /// A search stopped by a limit: [lower, upper] with lower <= value <= upper,
+    /// what its passes had proved (the MT drivers and BNS); `best_move` is then
+    /// a move proven to reach the bound on the root mover's side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven_bounds: Option<[Value; 2]>,
     pub stats: Stats,
     /// Iterative deepening: the deepest completed iteration, whose value and move these are.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,36 +36,30 @@ pub struct Row {
 }
 
 impl Row {
-    pub fn new<M>(
-        algorithm: &str,
-        result: Result<Outcome<M>, SearchError>,
-        best: impl Fn(&Outcome<M>) -> Option<serde_json::Value>,
-        leaves: Option<Vec<Vec<u32>>>,
-    ) -> Row {
-        match result {
-            Ok(out) => Row {
-                algorithm: algorithm.to_string(),
-                value: out.value,
-                best_move: best(&out),
-                bound: out.bound.map(|(a, b)| [a, b]),
-                stats: out.stats,
-                depth_completed: out.depth_completed,
-                stopped_by: out.stopped_by.map(|l| l.to_string()),
-                leaves,
-                error: None,
-            },
-            Err(e) => Row {
-                algorithm: algorithm.to_string(),
-                value: None,
-                best_move: None,
-                bound: None,
-                stats: e.stats().copied().unwrap_or_default(),
-                depth_completed: None,
-                stopped_by: None,
-                leaves: None,
-                error: Some(e.to_string()),
-            },
+    /// The row of one solution; `best` turns its best move (and index)
+    /// into JSON.
+    pub fn from_solution<M>(s: Solution<M>, best: &dyn Fn(&M, usize) -> serde_json::Value) -> Row {
+        let best_move = s.best_move.as_ref().zip(s.best_index).map(|(m, i)| best(m, i));
+        Row {
+            algorithm: s.label(),
+            value: s.value,
+            best_move,
+            bound: s.bound.map(|(a, b)| [a, b]),
+            proven_bounds: s.proven.map(|(a, b)| [a, b]),
+            stats: s.stats,
+            depth_completed: s.depth_completed,
+            stopped_by: s.stopped_by.map(|l| l.to_string()),
+            leaves: s.leaves,
+            error: s.error.map(|e| e.to_string()),
         }
+    }
+}
+
+/// A move's text (chess: `e2e4`) without JSON's quotes.
+pub fn move_text(m: &serde_json::Value) -> String {
+    match m {
+        serde_json::Value::String(t) => t.clone(),
+        m => m.to_string(),
     }
 }
 
@@ -81,17 +81,15 @@ pub fn table(rows: &[Row]) -> String {
     let mut cells: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for r in rows {
         let s = &r.stats;
-        let value = match (r.value, r.bound) {
-            (Some(v), _) => v.to_string(),
-            (None, Some([a, b])) => format!("[{a},{b})"),
+        let value = match (r.value, r.bound, r.proven_bounds) {
+            (Some(v), _, _) => v.to_string(),
+            (None, Some([a, b]), _) => format!("[{a},{b})"),
+            (None, None, Some([a, b])) => {
+                format!("[{},{}]", stockman::value::fmt_value(a), stockman::value::fmt_value(b))
+            }
             _ => "-".into(),
         };
-        // A move's text (chess: `e2e4`) without JSON's quotes.
-        let best = match &r.best_move {
-            None => "-".to_string(),
-            Some(serde_json::Value::String(t)) => t.clone(),
-            Some(m) => m.to_string(),
-        };
+        let best = r.best_move.as_ref().map_or("-".to_string(), move_text);
         cells.push(vec![
             r.algorithm.clone(),
             value,
@@ -129,10 +127,8 @@ pub fn table(rows: &[Row]) -> String {
             out.push('\n');
         }
     }
+    // Errors go to standard error (`exit_code`), once.
     for r in rows {
-        if let Some(e) = &r.error {
-            out.push_str(&format!("{}: {e}\n", r.algorithm));
-        }
         if let Some(l) = &r.leaves {
             let paths: Vec<String> = l.iter().map(|p| stockman::dewey(p)).collect();
             out.push_str(&format!("{} leaves: {}\n", r.algorithm, paths.join(" ")));

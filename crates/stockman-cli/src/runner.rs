@@ -8,10 +8,8 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
-use stockman::algorithms::iterative;
-use stockman::{
-    Algorithm, AnyTable, CostlyEval, Game, LeafRecorder, NoObserver, Observer, Role, SearchOptions, Table, TableSize,
-};
+use stockman::run::{Request, RunError, Runner, Settings, SourceKind};
+use stockman::{Algorithm, Game, Observer, Role, SearchOptions, TableSize};
 
 /// Options shared by `solve` and `trace`.
 #[derive(Args, Debug, Clone)]
@@ -96,27 +94,41 @@ pub struct Enhancements {
 }
 
 /// The aspiration half-width of `--iterative`, `play` and `match` unless
-/// `--aspiration` says otherwise: on the Connect Four heuristic (-99..99
-/// per position) it is the narrowest width that does not fail often.
-pub const DEFAULT_ASPIRATION: i32 = 10;
+/// `--aspiration` says otherwise.
+pub const DEFAULT_ASPIRATION: i32 = stockman::run::DEFAULT_ASPIRATION;
 
 impl Enhancements {
-    /// Sets the enhancements of `opts`; `engine` turns the defaults on.
-    pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
-        let pick = |on: bool, off: bool| on || (engine && !off);
-        opts.history = self.history;
-        opts.killers = self.killers;
-        opts.etc = pick(self.etc, self.no_etc);
-        opts.aspiration = match (self.aspiration, self.no_aspiration) {
-            (_, true) => None,
-            (Some(w), false) => Some(w),
-            (None, false) => engine.then_some(DEFAULT_ASPIRATION),
+    /// The enhancements as the run layer takes them: `None` where no flag
+    /// was given (the run layer's defaults).
+    pub fn settings(&self) -> stockman::run::Enhancements {
+        let flag = |on: bool, off: bool| match (on, off) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
         };
-        if self.no_table_move {
-            opts.table_move_first = false;
-        } else if engine {
-            opts.table_move_first = true;
+        stockman::run::Enhancements {
+            history: flag(self.history, self.no_history),
+            killers: flag(self.killers, self.no_killers),
+            etc: flag(self.etc, self.no_etc),
+            aspiration: match (self.aspiration, self.no_aspiration) {
+                (_, true) => Some(None),
+                (Some(w), false) => Some(Some(w)),
+                (None, false) => None,
+            },
+            table_move: self.no_table_move.then_some(false),
         }
+    }
+
+    /// Sets the enhancements of `opts`; `engine` (iterative deepening,
+    /// `play`, `match`) turns the run layer's engine defaults on where no
+    /// flag was given, else the options keep their own.
+    pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
+        let e = self.settings();
+        opts.history = e.history.unwrap_or(false);
+        opts.killers = e.killers.unwrap_or(false);
+        opts.etc = e.etc.unwrap_or(engine);
+        opts.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
+        opts.table_move_first = e.table_move.unwrap_or(engine || opts.table_move_first);
     }
 }
 
@@ -124,20 +136,11 @@ fn parse_role(s: &str) -> Result<Role, String> {
     s.parse()
 }
 
-/// The largest table `--tt-mb` accepts: 1 TiB.
-const MAX_TT_MB: usize = 1 << 20;
-
 fn parse_tt_mb(s: &str) -> Result<usize, String> {
     let mb: usize = s.parse().map_err(|_| format!("`{s}` is not a whole number of MiB"))?;
-    if !(1..=MAX_TT_MB).contains(&mb) {
-        return Err(format!("`{s}`: the table size must be 1 to {MAX_TT_MB} MiB"));
-    }
     // Ask for the memory once, untouched, so that a table the machine cannot
     // hold is an error here and not an abort in the middle of a search.
-    let mut probe: Vec<u64> = Vec::new();
-    probe
-        .try_reserve_exact(mb << 17)
-        .map_err(|_| format!("`{s}`: cannot allocate a table of {mb} MiB on this machine"))?;
+    TableSize::Megabytes(mb).check().map_err(|e| format!("`{s}`: {e}"))?;
     Ok(mb)
 }
 
@@ -153,92 +156,90 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 impl SearchArgs {
+    /// The run layer's settings for these flags (`--algo` unset: the
+    /// source's default algorithms).
+    pub fn settings(&self, leaves: bool) -> Result<Settings> {
+        Ok(Settings {
+            algorithms: match &self.algo {
+                Some(list) => Some(Algorithm::parse_list(list)?),
+                None => None,
+            },
+            depth: self.depth,
+            iterative: self.iterative,
+            max_nodes: self.max_nodes,
+            time_limit: self.time_limit,
+            max_open: Some(self.max_open),
+            tt_mb: self.tt_mb,
+            no_horizon_table: self.no_horizon_table,
+            first_guess: Some(self.first_guess),
+            bns_first_test: None,
+            enhancements: self.enhance.settings(),
+            leaves,
+            eval_cost_ns: self.eval_cost_ns,
+        })
+    }
+
+    /// The algorithms of `--algo`, or all of them.
     pub fn algorithms(&self) -> Result<Vec<Algorithm>> {
         Ok(Algorithm::parse_list(self.algo.as_deref().unwrap_or("all"))?)
     }
 
-    /// How to run each algorithm.
-    pub fn how(&self, leaves: bool) -> How {
-        How {
-            eval_cost_ns: self.eval_cost_ns,
-            leaves,
-            iterative: self.iterative,
-            progress: false,
-        }
+    /// The search options for a tree (what `trace` and `--html` search with).
+    pub fn options(&self) -> Result<SearchOptions> {
+        Ok(self.request(SourceKind::Tree, false)?.options)
     }
 
-    /// Whether `--algo` was given.
-    pub fn algo_given(&self) -> bool {
-        self.algo.is_some()
-    }
-
-    pub fn options(&self) -> SearchOptions {
-        let mut opts = SearchOptions {
-            depth: self.depth,
-            max_nodes: self.max_nodes,
-            time_limit: self.time_limit,
-            max_open: self.max_open,
-            table: self.tt_mb.map_or(TableSize::Unbounded, TableSize::Megabytes),
-            first_guess: self.first_guess,
-            table_at_horizon: !self.no_horizon_table,
-            ..SearchOptions::default()
-        };
-        self.enhance.apply(&mut opts, self.iterative);
-        opts
+    /// The request for a source of `kind`.
+    pub fn request(&self, kind: SourceKind, leaves: bool) -> Result<Request> {
+        self.settings(leaves)?.request(kind).map_err(|e| match e {
+            RunError::NeedsDepth(g) => anyhow::anyhow!(
+                "--game {g} needs --depth N: a {g} game cannot be searched to its end (try --depth 4, or \
+                 --iterative with --time-limit; `play` and `match` deepen under a clock)"
+            ),
+            e => e.into(),
+        })
     }
 }
 
-/// Runs every algorithm on `game`; `best` turns a best move into its JSON form.
-pub fn rows<G: Game + Sync>(
+/// Runs every algorithm of `request` on `game`; `best` turns a best move
+/// (and its index) into its JSON form. `progress` shows the passes of long
+/// searches on a terminal.
+pub fn rows<G: Game>(
     game: &G,
-    algos: &[Algorithm],
-    opts: &SearchOptions,
-    how: &How,
-    best: &(dyn Fn(&G::Move, usize) -> serde_json::Value + Sync),
+    request: &Request,
+    runner: &mut Runner,
+    progress: bool,
+    best: &dyn Fn(&G::Move, usize) -> serde_json::Value,
 ) -> Vec<Row> {
-    rows_in(game, algos, opts, how, best, None)
-}
-
-/// [`rows`], reusing `table` (cleared before each search) instead of a new
-/// table per search: a batch of positions then pays for the table's memory once.
-pub fn rows_in<G: Game + Sync>(
-    game: &G,
-    algos: &[Algorithm],
-    opts: &SearchOptions,
-    how: &How,
-    best: &(dyn Fn(&G::Move, usize) -> serde_json::Value + Sync),
-    mut table: Option<&mut AnyTable>,
-) -> Vec<Row> {
-    let mut out = Vec::new();
-    for &a in algos {
-        let to_json = |o: &stockman::Outcome<G::Move>| o.best_move.as_ref().zip(o.best_index).map(|(m, i)| best(m, i));
-        let table = table.as_deref_mut();
-        let row = if how.eval_cost_ns > 0 {
-            let g = CostlyEval {
-                game,
-                nanos: how.eval_cost_ns,
+    request
+        .algorithms
+        .iter()
+        .map(|&a| {
+            // Recording leaves costs an allocation per leaf: progress only without.
+            let show = progress && !request.leaves && !a.is_best_first() && std::io::stderr().is_terminal();
+            let s = if show {
+                let label = if request.iterative {
+                    format!("{a}+id")
+                } else {
+                    a.to_string()
+                };
+                let mut p = Progress::new(&label);
+                let r = Request {
+                    options: SearchOptions {
+                        progress: Some(p.nodes.clone()),
+                        ..request.options.clone()
+                    },
+                    ..request.clone()
+                };
+                let s = runner.solve_one(game, a, &r, &mut p);
+                p.finish();
+                s
+            } else {
+                runner.solve_one(game, a, request, &mut stockman::NoObserver)
             };
-            run_one(&g, a, opts, how, &to_json, table)
-        } else {
-            run_one(game, a, opts, how, &to_json, table)
-        };
-        out.push(row);
-    }
-    out
-}
-
-/// How `rows` runs each algorithm.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct How {
-    /// Spend this long in every leaf evaluation.
-    pub eval_cost_ns: u64,
-    /// Record the leaves.
-    pub leaves: bool,
-    /// Drive depth-first algorithms by iterative deepening.
-    pub iterative: bool,
-    /// Show the passes of the null-window drivers on standard error while
-    /// they run (only when it is a terminal): for searches that take minutes.
-    pub progress: bool,
+            Row::from_solution(s, best)
+        })
+        .collect()
 }
 
 /// Shows each finished pass of a null-window driver (MT-SSS\*, MTD(f),
@@ -257,12 +258,11 @@ impl Progress {
     fn new(name: &str) -> Progress {
         use std::sync::atomic::Ordering;
         let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} {prefix}: {human_pos} positions visited; {msg}",
-            )
-            .expect("a valid template"),
-        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} {prefix}: {human_pos} positions visited; {msg}",
+        ) {
+            bar.set_style(style);
+        }
         bar.set_prefix(name.to_string());
         bar.set_message("first pass...");
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
@@ -313,64 +313,6 @@ impl Observer for Progress {
     }
 }
 
-fn run_one<G: Game>(
-    game: &G,
-    a: Algorithm,
-    opts: &SearchOptions,
-    how: &How,
-    best: &dyn Fn(&stockman::Outcome<G::Move>) -> Option<serde_json::Value>,
-    table: Option<&mut AnyTable>,
-) -> Row {
-    let deepen = how.iterative && !a.is_best_first();
-    let name = if deepen {
-        format!("{}+id", a.name())
-    } else {
-        a.name().to_string()
-    };
-    // Recording leaves costs an allocation per leaf: only when asked.
-    let show = how.progress && !how.leaves && !a.is_best_first() && std::io::stderr().is_terminal();
-    if show {
-        let mut p = Progress::new(&name);
-        let opts = SearchOptions {
-            progress: Some(p.nodes.clone()),
-            ..opts.clone()
-        };
-        let r = search_with(game, a, &opts, deepen, table, &mut p);
-        p.finish();
-        Row::new(&name, r, best, None)
-    } else if how.leaves {
-        let mut rec = LeafRecorder::default();
-        let r = search_with(game, a, opts, deepen, table, &mut rec);
-        let leaves = r.is_ok().then(|| rec.paths());
-        Row::new(&name, r, best, leaves)
-    } else {
-        let r = search_with(game, a, opts, deepen, table, &mut NoObserver);
-        Row::new(&name, r, best, None)
-    }
-}
-
-fn search_with<G: Game, O: Observer>(
-    game: &G,
-    a: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    table: Option<&mut AnyTable>,
-    obs: &mut O,
-) -> Result<stockman::Outcome<G::Move>, stockman::SearchError> {
-    match table {
-        Some(t) => {
-            t.clear();
-            if deepen {
-                iterative::search_in(game, a, opts, obs, t)
-            } else {
-                a.search_in(game, opts, obs, t)
-            }
-        }
-        None if deepen => iterative::search_observed(game, a, opts, obs),
-        None => a.search_observed(game, opts, obs),
-    }
-}
-
 pub fn print_rows(rows: &[Row], format: Format) -> Result<()> {
     match format {
         Format::Text => print!("{}", table(rows)),
@@ -381,6 +323,7 @@ pub fn print_rows(rows: &[Row], format: Format) -> Result<()> {
 
 /// 0 when every search answered (an iterative search stopped by a limit
 /// answers with its last completed depth), 3 when one stopped without one.
+/// Notes and errors go to standard error, once each.
 pub fn exit_code(rows: &[Row]) -> ExitCode {
     for r in rows {
         if let (Some(limit), Some(d)) = (&r.stopped_by, r.depth_completed) {
@@ -391,10 +334,26 @@ pub fn exit_code(rows: &[Row]) -> ExitCode {
             );
         }
     }
-    if rows.iter().any(|r| r.error.is_some()) {
-        for r in rows.iter().filter(|r| r.error.is_some()) {
-            eprintln!("error: {}: {}", r.algorithm, r.error.as_deref().unwrap_or_default());
+    let mut failed = false;
+    for r in rows {
+        if let Some(e) = &r.error {
+            failed = true;
+            match r.proven_bounds {
+                Some([lo, hi]) => eprintln!(
+                    "error: {}: {e}; proven by then: {} <= value <= {}{}",
+                    r.algorithm,
+                    stockman::value::fmt_value(lo),
+                    stockman::value::fmt_value(hi),
+                    r.best_move.as_ref().map_or(String::new(), |m| format!(
+                        ", best move so far {}",
+                        crate::report::move_text(m)
+                    ))
+                ),
+                None => eprintln!("error: {}: {e}", r.algorithm),
+            }
         }
+    }
+    if failed {
         ExitCode::from(3)
     } else {
         ExitCode::SUCCESS

@@ -1,11 +1,12 @@
 //! `stockman solve`: one row per algorithm.
 
-use crate::input::{random_tree, read_tree, with_stack};
+use crate::input::{random_tree, read_tree};
 use crate::runner::{exit_code, print_rows, rows, SearchArgs};
 use crate::{Format, Source};
 use anyhow::Result;
 use clap::Args;
 use std::process::ExitCode;
+use stockman::run::{on_stack, stack_bytes, Runner, SourceKind};
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
@@ -37,26 +38,25 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
-    if let Some(name) = args.source.game {
+    if let Some(kind) = args.source.game {
         return match &args.positions {
-            Some(path) => crate::games::batch(name, path, &args.search, args.format),
-            None => crate::games::solve(name, args.position.as_deref(), &args.search, args.format, args.leaves),
+            Some(path) => crate::games::batch(kind, path, &args.search, args.format),
+            None => crate::games::solve(kind, args.position.as_deref(), &args.search, args.format, args.leaves),
         };
     }
-    let algos = args.search.algorithms()?;
-    let opts = args.search.options();
-    let how = args.search.how(args.leaves);
+    let request = args.search.request(SourceKind::Tree, args.leaves)?;
+    let mut runner = Runner::new();
+    let index = |_: &_, i: usize| serde_json::json!(i);
     let rows = if let Some(path) = &args.source.tree {
         let tree = read_tree(path, args.search.root)?;
-        let height = tree.height() as u64;
-        with_stack(height, || {
-            rows(&tree, &algos, &opts, &how, &|_, i| serde_json::json!(i))
-        })
+        let height = u64::from(tree.height());
+        on_stack(stack_bytes(height), || {
+            rows(&tree, &request, &mut runner, false, &index)
+        })?
     } else {
-        let spec = args.source.random.as_deref().expect("clap requires a source");
-        let tree = random_tree(spec, args.search.root)?;
-        let depth = tree.spec().depth as u64;
-        with_stack(depth, || rows(&tree, &algos, &opts, &how, &|_, i| serde_json::json!(i)))
+        let tree = random_tree(args.source.random_spec()?, args.search.root)?;
+        let depth = u64::from(tree.spec().depth);
+        on_stack(stack_bytes(depth), || rows(&tree, &request, &mut runner, false, &index))?
     };
     print_rows(&rows, args.format)?;
     Ok(exit_code(&rows))

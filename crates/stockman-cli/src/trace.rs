@@ -1,6 +1,7 @@
 //! `stockman trace`: every step of one search, as text or JSON.
 
-use crate::input::{random_tree, read_tree, with_stack};
+use crate::games::{move_json, with_game};
+use crate::input::{random_tree, read_tree};
 use crate::runner::SearchArgs;
 use crate::{Format, Source};
 use anyhow::{bail, Result};
@@ -8,7 +9,9 @@ use clap::Args;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use stockman::run::{on_stack, stack_bytes, GameTask, SourceKind};
 use stockman::value::{fmt_value, fmt_window};
+use stockman::Playable;
 use stockman::{dewey, Algorithm, Event, Fail, Game, Gamma, SearchOptions, State, Stats, Tracer, Value};
 
 #[derive(Args, Debug)]
@@ -23,6 +26,10 @@ pub struct TraceArgs {
     /// Write a self-contained HTML page that replays the search step by step (trees up to 500 nodes).
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
+    /// With --game: the position to search from (the game's notation, as
+    /// for `solve`); the start of the game when not given.
+    #[arg(long, value_name = "POSITION", requires = "game", allow_hyphen_values = true)]
+    pub position: Option<String>,
 }
 
 /// A whole trace as data (the JSON form).
@@ -30,21 +37,27 @@ pub struct TraceArgs {
 pub struct Trace {
     pub algorithm: String,
     pub value: Option<Value>,
-    pub best_move: Option<usize>,
+    /// The root's child index on trees; the move in the game's notation in games.
+    pub best_move: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<[Value; 2]>,
     pub stats: Stats,
     pub events: Vec<Event>,
 }
 
-/// Runs one traced search.
-pub fn traced<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Result<Trace> {
+/// Runs one traced search; `best` names the best move.
+pub fn traced<G: Game>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    best: &dyn Fn(&G::Move, usize) -> serde_json::Value,
+) -> Result<Trace> {
     let mut tr = Tracer::default();
     let out = algo.search_observed(game, opts, &mut tr)?;
     Ok(Trace {
         algorithm: algo.name().to_string(),
         value: out.value,
-        best_move: out.best_index,
+        best_move: out.best_move.as_ref().zip(out.best_index).map(|(m, i)| best(m, i)),
         bound: out.bound.map(|(a, b)| [a, b]),
         stats: out.stats,
         events: tr.events,
@@ -53,9 +66,9 @@ pub fn traced<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Resul
 
 pub fn run(args: TraceArgs) -> Result<ExitCode> {
     let algos = args.search.algorithms()?;
-    let opts = args.search.options();
     if let Some(file) = &args.html {
         // Several algorithms: a page that compares them side by side.
+        let opts = args.search.options()?;
         return crate::experiment::trace_html(&args.source, &args.search, &algos, &opts, file);
     }
     let [algo] = algos[..] else {
@@ -64,15 +77,35 @@ pub fn run(args: TraceArgs) -> Result<ExitCode> {
             args.search.algo.as_deref().unwrap_or("all")
         );
     };
-    let trace = if let Some(path) = &args.source.tree {
+    let index = |_: &_, i: usize| serde_json::json!(i);
+    let trace = if let Some(kind) = args.source.game {
+        let request = args.search.request(SourceKind::Game(kind), false)?;
+        struct Trace<'a>(Algorithm, &'a SearchOptions);
+        impl GameTask for Trace<'_> {
+            type Output = Result<self::Trace>;
+            fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Result<self::Trace> {
+                traced(&game, self.0, self.1, &|m, _| move_json(&game, m))
+            }
+        }
+        let position = args.position.as_deref().unwrap_or("");
+        with_game(
+            kind,
+            position,
+            request.options.depth.is_some(),
+            Trace(algo, &request.options),
+        )?
+    } else if let Some(path) = &args.source.tree {
+        let opts = args.search.options()?;
         let tree = read_tree(path, args.search.root)?;
-        with_stack(tree.height() as u64, || traced(&tree, algo, &opts))?
+        on_stack(stack_bytes(u64::from(tree.height())), || {
+            traced(&tree, algo, &opts, &index)
+        })??
     } else {
-        let tree = random_tree(
-            args.source.random.as_deref().expect("clap requires a source"),
-            args.search.root,
-        )?;
-        with_stack(tree.spec().depth as u64, || traced(&tree, algo, &opts))?
+        let opts = args.search.options()?;
+        let tree = random_tree(args.source.random_spec()?, args.search.root)?;
+        on_stack(stack_bytes(u64::from(tree.spec().depth)), || {
+            traced(&tree, algo, &opts, &index)
+        })??
     };
     match args.format {
         Format::Text => print!("{}", text(&trace)),
@@ -150,14 +183,14 @@ pub fn text(t: &Trace) -> String {
             let _ = writeln!(
                 out,
                 "value {v}, best move {}",
-                t.best_move.map_or("-".into(), |m| m.to_string())
+                t.best_move.as_ref().map_or("-".into(), crate::report::move_text)
             );
         }
         (None, Some([a, b])) => {
             let _ = writeln!(
                 out,
                 "best move {}, value in [{a}, {b})",
-                t.best_move.map_or("-".into(), |m| m.to_string())
+                t.best_move.as_ref().map_or("-".into(), crate::report::move_text)
             );
         }
         _ => {}

@@ -18,6 +18,9 @@
 //!
 //! The `stockman experiment` and `stockman trace --html` commands are thin
 //! wrappers around this crate.
+// `stockman::SearchError` carries the stopped search's `Stats` and what it
+// proved; it is returned once per search, so its size costs nothing here.
+#![allow(clippy::result_large_err)]
 #![warn(missing_docs)]
 
 pub mod games;

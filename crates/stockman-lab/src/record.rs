@@ -156,6 +156,26 @@ pub fn write_csv(path: &Path, records: &[Record]) -> Result<(), Error> {
     w.flush().map_err(|e| Error::io(path, e))
 }
 
+/// Drops a torn last record from a results file: a record with no
+/// newline at its end, left by a kill, a crash or a full disk in the
+/// middle of a write. Returns the dropped text (`None` if the file ends
+/// with a whole line); the file is cut back to its last whole line, so
+/// the job of the dropped record runs again when the grid resumes.
+pub fn drop_torn_tail(path: &Path) -> Result<Option<String>, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(None);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
+    file.sync_all().map_err(|e| Error::io(path, e))?;
+    Ok(Some(String::from_utf8_lossy(&bytes[keep..]).into_owned()))
+}
+
 /// Reads a results file written by [`write_csv`] or [`CsvSink`]. Columns may
 /// come in any order; a counter missing from an older file reads as 0.
 pub fn read_csv(path: &Path) -> Result<Vec<Record>, Error> {

@@ -2,7 +2,7 @@
 //! results file, resuming, summary and plots.
 
 use crate::grid::{BnsGuess, Grid, Job, Shard};
-use crate::record::{merge, read_csv, write_atomic, CsvSink, Record};
+use crate::record::{drop_torn_tail, merge, read_csv, write_atomic, CsvSink, Record};
 use crate::{report, Error};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -123,8 +123,27 @@ impl Plan {
         self.grid.shard_jobs(self.shard)
     }
 
+    /// When resuming, drops a torn last record from the results file (see
+    /// [`drop_torn_tail`]) and returns a note that says so; the job of that
+    /// record then runs again. `None` when there was nothing to drop.
+    pub fn repair(&self) -> Result<Option<String>, Error> {
+        let path = self.results_path();
+        if !(self.resume && path.exists()) {
+            return Ok(None);
+        }
+        Ok(drop_torn_tail(&path)?.map(|torn| {
+            format!(
+                "{}: dropped a torn last record (no newline at its end: {} bytes, `{}`); its search runs again",
+                path.display(),
+                torn.len(),
+                torn.chars().take(60).collect::<String>()
+            )
+        }))
+    }
+
     /// Prepares the output directory and finds the jobs still to run:
-    /// returns them with the records already on disk (when resuming).
+    /// returns them with the records already on disk (when resuming, after
+    /// [`Plan::repair`]).
     pub fn prepare(&self) -> Result<(Vec<Job>, Vec<Record>), Error> {
         std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
         let path = self.results_path();
@@ -138,6 +157,7 @@ impl Plan {
         }
         let mut old = Vec::new();
         if exists && self.resume {
+            self.repair()?;
             old = read_csv(&path)?;
             let by_index: std::collections::HashMap<u64, &Job> = jobs.iter().map(|j| (j.index, j)).collect();
             for r in &old {
@@ -405,6 +425,36 @@ mod tests {
         for d in [whole_dir, shard_dir, merged_dir] {
             std::fs::remove_dir_all(d).ok();
         }
+    }
+
+    /// A kill, a crash or a full disk in the middle of a write leaves a
+    /// torn last line: resuming drops it, says so, runs its job again and
+    /// ends with the rows of an uninterrupted run.
+    #[test]
+    fn a_torn_last_line_is_dropped_and_its_search_run_again() {
+        let dir = tmp("torn");
+        let stop = AtomicBool::new(false);
+        let whole = plan(&dir, None).execute(&stop, &|_| {}).unwrap();
+        let path = dir.join("results.csv");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Keep the header and five whole records, then half of the sixth.
+        let sixth = lines[6];
+        let torn = format!("{}\n{}", lines[..6].join("\n"), &sixth[..sixth.len() / 2]);
+        std::fs::write(&path, &torn).unwrap();
+        let p = Plan {
+            resume: true,
+            ..plan(&dir, None)
+        };
+        let note = p.repair().unwrap().expect("a torn line is reported");
+        assert!(note.contains("dropped a torn last record"), "{note}");
+        assert_eq!(p.repair().unwrap(), None, "the file now ends with a whole line");
+        assert_eq!(read_csv(&path).unwrap().len(), 5);
+        std::fs::write(&path, &torn).unwrap();
+        let resumed = p.execute(&stop, &|_| {}).unwrap();
+        assert_eq!(resumed.ran, grid().job_count() as usize - 5);
+        assert_eq!(counts(&resumed.records), counts(&whole.records));
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

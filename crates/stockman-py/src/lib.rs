@@ -3,6 +3,9 @@
 //! written in Python, answered as JSON text in the CLI's contract (the
 //! Python half, `python/stockman/__init__.py`, turns it into dicts and
 //! raises `SearchLimit`).
+// `stockman::SearchError` carries the stopped search's `Stats` and what it
+// proved; it is returned once per search, so its size costs nothing here.
+#![allow(clippy::result_large_err)]
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

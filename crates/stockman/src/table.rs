@@ -43,7 +43,7 @@ impl std::fmt::Display for TableError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mb = self.megabytes;
         match &self.kind {
-            TableErrorKind::OutOfRange => write!(f, "a table of {mb} MiB: the size must be 1 to {MAX_TABLE_MB} MiB"),
+            TableErrorKind::OutOfRange => write!(f, "the table size must be 1 to {MAX_TABLE_MB} MiB, not {mb}"),
             TableErrorKind::OverPhysicalMemory(phys) => write!(
                 f,
                 "cannot allocate a table of {mb} MiB: this machine has {phys} MiB of memory"

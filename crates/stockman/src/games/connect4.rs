@@ -684,6 +684,11 @@ impl Playable for ConnectFour {
         ConnectFour::from_moves(text)
     }
 
+    /// The digits one after the other (`4453`).
+    fn line_text(moves: &[String]) -> String {
+        moves.concat()
+    }
+
     fn heuristic(self) -> ConnectFour {
         self.with_heuristic()
     }

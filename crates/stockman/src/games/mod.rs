@@ -123,6 +123,14 @@ pub trait Playable: Game + Clone + fmt::Display + Sized {
     /// How the game ended, if it is over at the root.
     fn result(&self) -> Option<GameResult>;
 
+    /// The position reached from the start of the game by `moves` (each in
+    /// [`Playable::move_text`]'s notation at its own position), written as
+    /// [`Playable::from_position`] reads it: by default the moves
+    /// separated by spaces (`f5 d6`, `e2e4 e7e5`).
+    fn line_text(moves: &[String]) -> String {
+        moves.join(" ")
+    }
+
     /// What the players are called: the first player when `first`.
     fn player_name(&self, first: bool) -> &'static str {
         if first {

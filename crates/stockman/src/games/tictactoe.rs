@@ -273,6 +273,11 @@ impl Playable for TicTacToe {
         TicTacToe::from_moves(text)
     }
 
+    /// The digits one after the other (`159`).
+    fn line_text(moves: &[String]) -> String {
+        moves.concat()
+    }
+
     /// Tic-tac-toe is always searched to the end: the same game.
     fn heuristic(self) -> TicTacToe {
         self

@@ -245,10 +245,7 @@ impl Settings {
         if let SourceKind::Game(g) = kind {
             let bounded = self.iterative && (self.time_limit.is_some() || self.max_nodes.is_some());
             if g.needs_depth() && self.depth.is_none() && !bounded {
-                return Err(RunError::Settings(format!(
-                    "{g} needs a depth: a {g} game cannot be searched to its end (give a depth such as 4, \
-                     or iterative deepening under a time or node limit)"
-                )));
+                return Err(RunError::NeedsDepth(g));
             }
         }
         let table = match self.tt_mb {
@@ -553,6 +550,9 @@ pub enum RunError {
     },
     /// The table cannot be made.
     Table(TableError),
+    /// A search of this game could never end: it needs a depth (or
+    /// iterative deepening under a time or node limit).
+    NeedsDepth(GameKind),
     /// The settings ask for something impossible (the message says what).
     Settings(String),
     /// A bug: code below the front end panicked. The message says where.
@@ -564,6 +564,11 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Position { position, message, .. } => write!(f, "position `{position}`: {message}"),
             RunError::Table(e) => write!(f, "{e}"),
+            RunError::NeedsDepth(g) => write!(
+                f,
+                "{g} needs a depth: a {g} game cannot be searched to its end (give a depth such as 4, \
+                 or iterative deepening under a time or node limit)"
+            ),
             RunError::Settings(m) => f.write_str(m),
             RunError::Internal(m) => write!(f, "internal error (a bug in stockman, please report it): {m}"),
         }

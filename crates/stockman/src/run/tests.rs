@@ -53,7 +53,7 @@ fn impossible_settings_are_refused_with_a_reason() {
         ..Settings::default()
     };
     let e = huge.request(SourceKind::Tree).unwrap_err().to_string();
-    assert!(e.contains("the size must be 1 to"), "{e}");
+    assert!(e.contains("the table size must be 1 to"), "{e}");
     assert!("draughts"
         .parse::<GameKind>()
         .unwrap_err()
