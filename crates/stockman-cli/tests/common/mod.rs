@@ -84,6 +84,11 @@ pub fn stockman(args: &[&str]) -> Run {
 
 /// Runs `stockman ARGS` with `input` on standard input (none: empty).
 pub fn stockman_fed(args: &[&str], input: Option<&str>) -> Run {
+    stockman_fed_bytes(args, input.map(str::as_bytes))
+}
+
+/// Runs `stockman ARGS` with raw bytes on standard input (none: empty).
+pub fn stockman_fed_bytes(args: &[&str], input: Option<&[u8]>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
         .args(args)
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
@@ -95,7 +100,7 @@ pub fn stockman_fed(args: &[&str], input: Option<&str>) -> Run {
         let mut stdin = child.stdin.take().expect("piped stdin");
         // A program that stops reading early (the game ended) closes the
         // pipe: what it did not read is no error of the test's.
-        let _ = stdin.write_all(text.as_bytes());
+        let _ = stdin.write_all(text);
     }
     let reader = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {

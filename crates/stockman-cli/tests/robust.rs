@@ -1,0 +1,350 @@
+//! The defects a new user found from outside (issue 26), each pinned by a
+//! test that failed before its fix, and a table-driven sweep of every
+//! subcommand with every source kind that asserts no panic and a
+//! documented exit code.
+
+mod common;
+use common::*;
+use serde_json::Value as Json;
+
+/// `trace --game` without `--position` starts from the initial position,
+/// as `solve` does (it used to panic with "clap requires a source").
+#[test]
+fn trace_of_a_game_without_a_position_starts_from_the_beginning() {
+    let run = ok(&["trace", "--algo", "sss", "--game", "tictactoe"]);
+    assert_contains(&run.stdout, &["value 0, best move", "leaves evaluated"]);
+    let json: Json =
+        serde_json::from_str(&ok(&["trace", "--algo", "mtdf", "--game", "tictactoe", "--format", "json"]).stdout)
+            .expect("JSON trace");
+    assert_eq!(json["value"], 0, "{json}");
+}
+
+/// A depth-limited search of a file of exact scores is not compared with
+/// them: heuristic values at depth 6 are not wrong answers.
+#[test]
+fn a_batch_at_a_fixed_depth_is_not_judged_against_exact_scores() {
+    let set = TempFile::new(
+        "c4-exact.txt",
+        "274552224131661 0\n5455174361263362 -1\n2531276566711153 2\n",
+    );
+    let run = ok(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depth",
+        "6",
+        "--format",
+        "json",
+    ]);
+    assert_contains(&run.stderr, &["note: ", "not compared"]);
+    let found = summaries(&run.stdout);
+    assert!(!found.is_empty(), "{}", run.stdout);
+    for s in found {
+        assert!(s["wrong"].is_null(), "compared at a fixed depth: {s}");
+        assert!(s["bad_moves"].is_null(), "compared at a fixed depth: {s}");
+    }
+    // Searched to the end, the same file is compared (and right).
+    let run = ok(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--format",
+        "json",
+    ]);
+    for s in summaries(&run.stdout) {
+        assert_eq!(s["wrong"], 0, "{s}");
+    }
+}
+
+/// The summary objects of a batch's JSON lines.
+fn summaries(stdout: &str) -> Vec<Json> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Json>(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .filter_map(|l| l.get("summary").cloned())
+        .collect()
+}
+
+/// A search stopped by a limit shows what it had proved (bounds and best
+/// move) and prints its error once.
+#[test]
+fn a_stopped_search_shows_its_proven_bounds_and_one_error() {
+    let args = [
+        "solve",
+        "--game",
+        "connect4",
+        "--position",
+        "4",
+        "--max-nodes",
+        "1000000",
+    ];
+    let run = stockman(&args);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(&run.stdout, &["[-9,10]"]);
+    assert_eq!(run.stderr.matches("error").count(), 1, "{}", run.stderr);
+    assert_contains(&run.stderr, &["proven by then: -9 <= value <= 10, best move so far 4"]);
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let run = stockman(&json_args);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    let rows: Json = serde_json::from_str(&run.stdout).expect("JSON");
+    let row = &rows[0];
+    assert_eq!(row["value"], Json::Null, "{row}");
+    assert_eq!(row["proven_bounds"], serde_json::json!([-9, 10]), "{row}");
+    assert_eq!(row["best_move"], 4, "{row}");
+}
+
+/// `match` lists its openings in the game's own notation, which
+/// `--position` reads back; tic-tac-toe openings called balanced are draws.
+#[test]
+fn match_openings_read_back_and_tictactoe_openings_are_draws() {
+    for (game, depth) in [("tictactoe", "3"), ("connect4", "2")] {
+        let run = ok(&[
+            "match",
+            "--game",
+            game,
+            "--engines",
+            "mtdf,alphabeta",
+            "--games",
+            "6",
+            "--depth",
+            depth,
+            "--format",
+            "json",
+        ]);
+        let json: Json = serde_json::from_str(&run.stdout).expect("JSON");
+        let openings = json["openings"].as_array().expect("openings");
+        assert_eq!(openings.len(), 3, "{json}");
+        for opening in openings {
+            let line = opening.as_str().expect("a string");
+            let mut args = vec!["--game", game, "--position", line];
+            if game == "connect4" {
+                args.extend(["--depth", "4"]);
+            }
+            let rows = solve_json(&args);
+            if game == "tictactoe" {
+                assert_eq!(rows[0]["value"], 0, "opening {line} is not balanced: {rows:?}");
+            }
+        }
+    }
+}
+
+/// A results file cut in the middle of its last line (a kill during a
+/// write) is repaired by `--resume`: the torn row is dropped, said so, run
+/// again, and the file ends with the rows of an uninterrupted run.
+#[test]
+fn resume_after_a_torn_last_line_finishes_with_the_same_rows() {
+    let grid = |out: &str, resume: bool| {
+        let mut args = vec![
+            "experiment",
+            "--algo",
+            "alphabeta,sss,mtdf",
+            "--widths",
+            "2,3",
+            "--depths",
+            "3",
+            "--seeds",
+            "3",
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        ok(&args)
+    };
+    let whole = TempFile::empty_path("grid-whole");
+    grid(whole.arg(), false);
+    let cut = TempFile::empty_path("grid-cut");
+    grid(cut.arg(), false);
+    let csv = std::fs::read_to_string(cut.path().join("results.csv")).unwrap();
+    // Keep 40 whole lines and half of the 41st.
+    let lines: Vec<&str> = csv.lines().collect();
+    let mut torn: String = lines[..41].iter().map(|l| format!("{l}\n")).collect();
+    torn.push_str(&lines[41][..lines[41].len() / 2]);
+    std::fs::write(cut.path().join("results.csv"), torn).unwrap();
+    let run = grid(cut.arg(), true);
+    assert_contains(&run.stderr, &["note: ", "dropped a torn last record"]);
+    let rows = |dir: &TempFile| -> Vec<String> {
+        let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let time = header.iter().position(|h| *h == "time_us").unwrap();
+        let mut rows: Vec<String> = csv
+            .lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f.remove(time);
+                f.join(",")
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(rows(&cut), rows(&whole));
+    let _ = std::fs::remove_dir_all(whole.path());
+    let _ = std::fs::remove_dir_all(cut.path());
+}
+
+/// `play --algo all` says plainly that the engine takes one algorithm.
+#[test]
+fn play_takes_one_algorithm() {
+    let run = fails(&["play", "--game", "tictactoe", "--algo", "all"]);
+    assert_contains(
+        &run.stderr,
+        &["--algo takes one algorithm for the engine, not `all`", "mtdf"],
+    );
+    let run = fails(&["match", "--game", "tictactoe", "--engines", "all,mtdf", "--depth", "2"]);
+    assert_contains(&run.stderr, &["not `all`"]);
+}
+
+/// A line of input that is not UTF-8 is an illegal move, not the end of
+/// the game.
+#[test]
+fn play_survives_input_that_is_not_utf8() {
+    let mut input = b"\xff\xfe\n".to_vec();
+    input.extend_from_slice(b"5\n3\n7\n8\n6\n2\n4\n9\n");
+    let run = stockman_fed_bytes(&["play", "--game", "tictactoe", "--depth", "9"], Some(&input));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_contains(&run.stdout, &["Illegal move", "is not a cell", "Game over:"]);
+}
+
+/// The help names every game, and says which need a depth.
+#[test]
+fn help_lists_every_game() {
+    for cmd in ["solve", "trace", "play", "match", "experiment"] {
+        let run = ok(&[cmd, "--help"]);
+        assert_contains(&run.stdout, &["tictactoe", "connect4", "othello", "chess"]);
+    }
+    let run = ok(&["solve", "--help"]);
+    assert_contains(&run.stdout, &["chess needs --depth"]);
+}
+
+/// Every subcommand with every kind of source and a spread of options:
+/// no panic (the helper asserts it), no signal, and only the documented
+/// exit codes (0 answered, 1 wrong answers in a batch, 2 bad input, 3 a
+/// limit stopped a search).
+#[test]
+fn no_subcommand_panics_on_any_source() {
+    let tree = TempFile::new("t.tree", TEXTBOOK);
+    let bad = TempFile::new("bad.tree", "[[1,2],[3,");
+    let c4 = TempFile::new("c4.txt", "4453 \n274552224131661 0\n");
+    let empty = TempFile::new("empty.txt", "");
+    let sources: Vec<Vec<&str>> = vec![
+        vec!["--tree", tree.arg()],
+        vec!["--tree", bad.arg()],
+        vec!["--tree", "/no/such/file"],
+        vec!["--random", "width=3,depth=4,seed=7"],
+        vec!["--random", "width=0,depth=4"],
+        vec!["--game", "tictactoe"],
+        vec!["--game", "tictactoe", "--position", "5"],
+        vec!["--game", "tictactoe", "--position", "55"],
+        vec!["--game", "connect4", "--position", "4453", "--depth", "3"],
+        vec!["--game", "connect4", "--positions", c4.arg(), "--depth", "2"],
+        vec!["--game", "connect4", "--positions", empty.arg()],
+        vec!["--game", "othello", "--depth", "2"],
+        vec!["--game", "chess", "--depth", "2"],
+        vec!["--game", "chess"],
+        vec!["--game", "chess", "--position", "not a fen", "--depth", "1"],
+    ];
+    let options: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["--algo", "all"],
+        vec!["--algo", "sss"],
+        vec!["--algo", "recdual"],
+        vec!["--algo", "bns", "--iterative", "--max-nodes", "50"],
+        vec!["--algo", "mtdf", "--tt-mb", "0"],
+        vec!["--algo", "mt-sss", "--tt-mb", "100000"],
+        vec!["--max-nodes", "1"],
+        vec!["--max-open", "1", "--algo", "dual"],
+        vec!["--root", "min"],
+        vec!["--depth", "0"],
+        vec!["--format", "json", "--leaves"],
+    ];
+    let mut runs = 0;
+    for cmd in ["solve", "trace"] {
+        for source in &sources {
+            for opts in &options {
+                let mut args = vec![cmd];
+                args.extend(source.iter().copied());
+                args.extend(opts.iter().copied());
+                let run = stockman(&args);
+                runs += 1;
+                let code = run.code.expect("an exit code");
+                assert!(matches!(code, 0..=3), "stockman {args:?} exited {code}: {run:?}");
+                assert!(!run.stderr.contains("internal error"), "stockman {args:?}: {run:?}");
+                if code == 2 {
+                    assert!(run.stderr.starts_with("error"), "stockman {args:?}: {run:?}");
+                }
+            }
+        }
+    }
+    for args in [
+        vec!["play", "--game", "connect4", "--depth", "1"],
+        vec!["play", "--game", "othello", "--depth", "1", "--algo", "bns"],
+        vec!["play", "--game", "chess", "--depth", "1", "--human", "second"],
+        vec!["play", "--game", "tictactoe", "--algo", "sss"],
+        vec!["play", "--game", "tictactoe", "--tt-mb", "100000"],
+        vec![
+            "match",
+            "--game",
+            "tictactoe",
+            "--engines",
+            "bns,mt-dual",
+            "--games",
+            "2",
+            "--depth",
+            "2",
+        ],
+        vec![
+            "match",
+            "--game",
+            "othello",
+            "--engines",
+            "mtdf,negascout",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+        ],
+        vec![
+            "match",
+            "--game",
+            "connect4",
+            "--engines",
+            "mtdf",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+        ],
+        vec![
+            "match",
+            "--game",
+            "chess",
+            "--engines",
+            "mtdf,mtd-bi",
+            "--games",
+            "0",
+            "--depth",
+            "1",
+        ],
+        vec!["gen", "--random", "width=2,depth=2,seed=1"],
+        vec!["gen", "--random", "width=1000,depth=1000"],
+        vec!["experiment", "--dry-run"],
+        vec!["experiment", "--config", "/no/such.toml"],
+        vec!["experiment", "--game", "connect4", "--dry-run"],
+    ] {
+        let run = stockman_fed(&args, Some("junk\n1\n2\n3\nquit\n"));
+        runs += 1;
+        let code = run.code.expect("an exit code");
+        assert!(matches!(code, 0..=3), "stockman {args:?} exited {code}: {run:?}");
+        assert!(!run.stderr.contains("internal error"), "stockman {args:?}: {run:?}");
+    }
+    assert!(runs > 300, "{runs}");
+}
