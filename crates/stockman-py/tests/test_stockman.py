@@ -230,18 +230,19 @@ def test_python_game_trace():
     assert any(e["event"] == "leaf" for e in t["events"])
 
 
-def test_a_python_game_without_hash_gets_the_library_error():
-    class NoHash(Nim):
-        hash = None
-
-    game = Nim(5)
+def test_a_python_game_without_hash_runs_what_it_can_and_refuses_the_rest():
     del_hash = type("NimNoHash", (), {k: getattr(Nim, k) for k in ["root", "role", "moves", "play", "evaluate"]})
     obj = del_hash()
     obj.pile = 5
-    rows = stockman.solve(obj, "alphabeta,mtdf")
-    assert rows[0]["value"] == 1
-    assert "needs a transposition table" in rows[1]["error"]
-    assert game.pile == 5
+    # The default: every algorithm that needs no table.
+    rows = stockman.solve(obj)
+    assert [r["algorithm"] for r in rows] == [a for a in stockman.ALGORITHMS if a not in stockman.TABLE_ALGORITHMS]
+    assert all(r["value"] == 1 for r in rows)
+    # Naming one that needs a table raises, with the other results.
+    with pytest.raises(stockman.UnsupportedSearch, match="needs a transposition table") as e:
+        stockman.solve(obj, "alphabeta,mtdf")
+    assert isinstance(e.value, ValueError) and isinstance(e.value, stockman.SearchError)
+    assert e.value.results[0]["value"] == 1
 
 
 # --- errors ----------------------------------------------------------------------------

@@ -5,53 +5,79 @@ MT-Dual*, MTD(f), MTD(bi), Best Node Search -- and the baselines minimax,
 alpha-beta and NegaScout, implemented in Rust, searched from Python on
 explicit trees (text or nested lists), seeded random trees, the built-in
 games and games written in Python. Results are dicts with the fields of
-``stockman solve --format json``.
+``stockman solve --format json``; the defaults are the command line's.
 
 >>> import stockman
 >>> stockman.solve([[3, 12, 8], [2, 4, 6], [14, 5, 2]], "sss")[0]["value"]
 3
+
+Searches run on a thread of their own with a stack sized to them; Ctrl-C
+stops one within a fraction of a second (``KeyboardInterrupt``), and the
+GIL is released while a built-in game or tree is searched.
+
+Errors: ``ValueError`` (naming the argument, or the line and column of a
+tree) for bad input; :class:`SearchLimit` when a limit stops a search;
+:class:`UnsupportedSearch` when an algorithm cannot search the source;
+:class:`GameError` when a Python game breaks its contract; whatever a
+Python game's method raises, unchanged; :class:`InternalError` for a bug.
+All but the first and the game's own derive from :class:`SearchError`.
 """
 
 from __future__ import annotations
 
+import html as _html
 import json
-from typing import Any, Dict, List, Optional, Union
+import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _stockman
-from ._stockman import RandomTree, VALUE_MAX, VALUE_MIN
+from ._errors import GameError, InternalError, SearchError, SearchLimit, UnsupportedSearch
+from ._stockman import (
+    DEFAULT_GAME_TABLE_MB,
+    MAX_MOVES,
+    MAX_PLIES,
+    MAX_TABLE_MB,
+    VALUE_MAX,
+    VALUE_MIN,
+    RandomTree,
+)
+
+__version__: str = _stockman.__version__
 
 __all__ = [
     "solve",
     "trace",
+    "Trace",
+    "Engine",
     "random_tree",
     "RandomTree",
     "Connect4",
     "TicTacToe",
     "Othello",
     "Chess",
+    "SearchError",
     "SearchLimit",
+    "UnsupportedSearch",
+    "GameError",
+    "InternalError",
     "ALGORITHMS",
     "VALUE_MIN",
     "VALUE_MAX",
+    "MAX_MOVES",
+    "MAX_PLIES",
+    "MAX_TABLE_MB",
+    "DEFAULT_GAME_TABLE_MB",
+    "__version__",
 ]
 
 #: Every algorithm's name, baselines first.
 ALGORITHMS: List[str] = list(_stockman.algorithm_names())
 
+#: The algorithms that need a transposition table (a Python game needs ``hash()``).
+TABLE_ALGORITHMS: List[str] = list(_stockman.table_algorithm_names())
 
-class SearchLimit(Exception):
-    """A search stopped at ``max_nodes`` or ``time_limit`` without an answer.
-
-    ``stats`` holds what it had done (the ``stats`` dict of a result),
-    ``algorithm`` which search stopped, and ``results`` every result of the
-    call (the stopped one with its ``error``).
-    """
-
-    def __init__(self, message: str, algorithm: str, stats: Dict[str, int], results: List[Dict[str, Any]]):
-        super().__init__(message)
-        self.algorithm = algorithm
-        self.stats = stats
-        self.results = results
+#: The deepest ``depth`` accepted.
+MAX_DEPTH = 1_000_000
 
 
 def Connect4(position: str = "") -> Any:
@@ -60,12 +86,12 @@ def Connect4(position: str = "") -> Any:
     Searched exactly to the end, or with ``depth`` by the heuristic evaluation.
     Raises ``ValueError`` naming the first bad move.
     """
-    return _stockman.BuiltinGame("connect4", position)
+    return _stockman.BuiltinGame("connect4", _text("position", position))
 
 
 def TicTacToe(position: str = "") -> Any:
     """Tic-tac-toe after the cells ``position`` (``"159"``: digits 1-9 in reading order)."""
-    return _stockman.BuiltinGame("tictactoe", position)
+    return _stockman.BuiltinGame("tictactoe", _text("position", position))
 
 
 def Othello(position: str = "") -> Any:
@@ -76,7 +102,7 @@ def Othello(position: str = "") -> Any:
     the winner) or with ``depth`` by the heuristic evaluation. Raises
     ``ValueError`` naming the bad move or square and its column.
     """
-    return _stockman.BuiltinGame("othello", position)
+    return _stockman.BuiltinGame("othello", _text("position", position))
 
 
 def Chess(position: str = "startpos") -> Any:
@@ -84,7 +110,7 @@ def Chess(position: str = "startpos") -> Any:
     followed by ``moves e2e4 e7e5 ...`` (UCI). Needs ``depth``: values are
     centipawns with a quiescence search at the horizon; best moves in UCI.
     """
-    return _stockman.BuiltinGame("chess", position)
+    return _stockman.BuiltinGame("chess", _text("position", position))
 
 
 def random_tree(spec: str) -> RandomTree:
@@ -93,7 +119,64 @@ def random_tree(spec: str) -> RandomTree:
     Options as ``stockman solve --random``: ``model=iid|incremental``,
     ``range=LO..HI``, ``variable=true``, ``order=P``, ``root=max|min``.
     """
-    return RandomTree(spec)
+    return RandomTree(_text("spec", spec))
+
+
+# --- argument checks: every error names its argument ------------------------------
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
+    return value
+
+
+def _int(name: str, value: Any, low: int, high: int) -> Optional[int]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _seconds(name: str, value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}: {value!r}")
+    if not (value > 0 and value < 1e9):
+        raise ValueError(f"{name} must be a positive number of seconds (below 1e9), got {value!r}")
+    return float(value)
+
+
+def _algorithms(algorithms: Any, name: str = "algorithms") -> Optional[List[str]]:
+    """``None``, ``"all"``, ``"sss"``, ``"sss,mtdf"`` or a list of names."""
+    if algorithms is None:
+        return None
+    if isinstance(algorithms, str):
+        names = [a.strip() for a in algorithms.split(",")]
+    elif isinstance(algorithms, (list, tuple)):
+        names = []
+        for a in algorithms:
+            if not isinstance(a, str):
+                raise TypeError(f"{name} must be names (str), got {type(a).__name__}: {a!r}")
+            names.append(a.strip())
+    else:
+        raise TypeError(
+            f"{name} must be a name, a comma-separated list of names or a list of names, "
+            f"got {type(algorithms).__name__}: {algorithms!r}"
+        )
+    if not names or any(not n for n in names):
+        raise ValueError(f"{name}: no algorithm given (known: {', '.join(ALGORITHMS)}, or all)")
+    return names
+
+
+def _root(root: Any) -> Optional[str]:
+    if root is None:
+        return None
+    return _text("root", root)
 
 
 def _source(source: Any) -> Any:
@@ -103,18 +186,40 @@ def _source(source: Any) -> Any:
     return source
 
 
-def _algorithms(algorithms: Union[str, List[str]]) -> str:
-    if isinstance(algorithms, str):
-        return algorithms
-    return ",".join(algorithms)
+def _raise_failures(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Raises the exception of the first failed search, with every result."""
+    for row in rows:
+        kind = row.pop("error_kind", None)
+        if kind is None:
+            continue
+        message = f"{row['algorithm']}: {row['error']}"
+        if kind == "limit":
+            bounds = row.get("proven_bounds")
+            raise SearchLimit(
+                message,
+                row["algorithm"],
+                row["stats"],
+                rows,
+                tuple(bounds) if bounds else None,
+                row.get("best_move"),
+            )
+        if kind == "unsupported":
+            raise UnsupportedSearch(message, rows)
+        if kind == "memory":
+            raise MemoryError(message)
+        raise GameError(message, rows)
+    return rows
+
+
+# --- searching ------------------------------------------------------------------------
 
 
 def solve(
     source: Any,
-    algorithms: Union[str, List[str]] = "all",
+    algorithms: Union[None, str, Sequence[str]] = None,
     *,
     depth: Optional[int] = None,
-    root: str = "max",
+    root: Optional[str] = None,
     max_nodes: Optional[int] = None,
     time_limit: Optional[float] = None,
     tt_mb: Optional[int] = None,
@@ -126,42 +231,205 @@ def solve(
     ``source``: tree text (``"[[3,12,8],[2,4,6],[14,5,2]]"``), nested lists of
     ints, ``random_tree(spec)``, ``Connect4(moves)``, ``TicTacToe(moves)``,
     ``Othello(position)``, ``Chess(position)`` (with ``depth``), or a
-    Python game: an object with ``root()``, ``role(pos)`` (``"max"``/``"min"``),
-    ``moves(pos)``, ``play(pos, move)``, ``evaluate(pos)`` (an int, from MAX's
-    view) and optionally ``hash(pos)`` (an int; the MT drivers and BNS need it).
+    Python game (see below).
+
+    ``algorithms``: a name, ``"a,b"``, a list of names, or ``"all"``. The
+    default is the command line's: every algorithm on trees and Python
+    games (those a game without ``hash()`` can run), ``"mtd-bi"`` on the
+    built-in games. ``depth``: the horizon in plies (default: the end).
+    ``root``: ``"max"`` or ``"min"``, for trees only. ``max_nodes``,
+    ``time_limit`` (seconds): stop a search there. ``tt_mb``: a fixed
+    transposition table in MiB (default: 64 for games, unbounded for
+    trees); the table is allocated once and reused by later calls, and no
+    search's ``time_us`` includes its allocation. ``leaves``: record each
+    evaluated leaf's path. ``iterative``: drive the depth-first algorithms
+    by iterative deepening (depth 0 is the root's static value).
 
     Each dict has the fields of ``stockman solve --format json``:
     ``algorithm``, ``value`` (None for BNS, which gives ``bound``),
-    ``best_move``, ``stats`` and, as they apply, ``bound``, ``leaves``,
-    ``depth_completed``, ``stopped_by`` and ``error``.
+    ``best_move`` (a child's index; a move in the game's notation, as a
+    number where it is one, in built-in games), ``stats`` and, as they
+    apply, ``bound``, ``leaves``, ``depth_completed``, ``stopped_by``.
 
-    Raises ``ValueError`` for a malformed tree (with its line and column) or
-    bad arguments, ``SearchLimit`` when a search stops at ``max_nodes`` or
-    ``time_limit``, and whatever a Python game's method raises, unchanged.
+    A Python game is an object with ``root()``, ``role(pos)`` (``"max"`` or
+    ``"min"``), ``moves(pos)`` (an iterable of at most ``MAX_MOVES`` moves;
+    any order, asked once per position, so a shuffling ``moves()`` is
+    fine), ``play(pos, move)`` (a *new* position: ``pos`` must stay as it
+    was; the first calls are checked and a mutation raises ``ValueError``),
+    ``evaluate(pos)`` (an int from MAX's view, in ``VALUE_MIN..VALUE_MAX``)
+    and optionally ``hash(pos)`` (an int, equal for equal positions; the MT
+    drivers, MTD(bi) and BNS need it). Positions and moves are any Python
+    objects. A game deeper than ``MAX_PLIES`` needs ``depth``.
+
+    Raises ``ValueError`` / ``TypeError`` naming a bad argument (or the
+    line and column of a malformed tree); :class:`SearchLimit` when a
+    search stops at a limit (with the bounds it had proved);
+    :class:`UnsupportedSearch` for an algorithm that cannot search the
+    source (the table algorithms on a game without ``hash()``);
+    :class:`GameError` or ``ValueError`` naming the method when a Python
+    game breaks the contract; whatever a Python game's method raises,
+    unchanged; ``KeyboardInterrupt`` on Ctrl-C.
     """
-    text = _stockman.solve_json(
+    rows = _stockman.solve(
         _source(source),
         _algorithms(algorithms),
-        depth,
-        root,
-        max_nodes,
-        time_limit,
-        tt_mb,
-        leaves,
-        iterative,
+        depth=_int("depth", depth, 0, MAX_DEPTH),
+        root=_root(root),
+        max_nodes=_int("max_nodes", max_nodes, 1, 2**63 - 1),
+        time_limit=_seconds("time_limit", time_limit),
+        tt_mb=_int("tt_mb", tt_mb, 1, MAX_TABLE_MB),
+        leaves=bool(leaves),
+        iterative=bool(iterative),
     )
-    rows = json.loads(text)
-    for row in rows:
-        if row.pop("limit", False):
-            raise SearchLimit(row["error"], row["algorithm"], row["stats"], rows)
-    return rows
+    return _raise_failures(rows)
 
 
-def trace(source: Any, algorithm: str, *, depth: Optional[int] = None, root: str = "max") -> Dict[str, Any]:
-    """Every step of one search, as ``stockman trace --format json`` prints it.
+class Trace(dict):
+    """One traced search: a dict with ``algorithm``, ``value``,
+    ``best_move``, ``bound``, ``stats`` and ``events`` (the leaf
+    evaluations, SSS*'s Gamma steps with the OPEN list, the MT drivers'
+    passes, as dicts with an ``event`` key), which shows itself in Jupyter
+    as the step-by-step HTML viewer of ``stockman trace --html``.
 
-    Returns a dict with ``algorithm``, ``value``, ``best_move``, ``stats`` and
-    ``events``: the leaf evaluations, SSS*'s Gamma steps with the OPEN list,
-    the MT drivers' passes, as dicts with an ``event`` key.
+    ``len(trace)`` and ``trace.events`` give the events; ``save_html(path)``
+    writes the viewer as a self-contained page.
     """
-    return json.loads(_stockman.trace_json(_source(source), algorithm, depth, root))
+
+    def __init__(self, data: Dict[str, Any], source: Any, algorithms: List[str], depth: Optional[int], root: Optional[str]):
+        super().__init__(data)
+        self._source = source
+        self._algorithms = algorithms
+        self._depth = depth
+        self._root = root
+        self._page: Optional[str] = None
+
+    @property
+    def events(self) -> List[Dict[str, Any]]:
+        """The events, in order."""
+        return self["events"]
+
+    def html(self) -> str:
+        """The viewer: a self-contained HTML page (trees of at most 500
+        nodes; raises ``ValueError`` for larger ones)."""
+        if self._page is None:
+            self._page = _stockman.trace_html(
+                self._source, self._algorithms, depth=self._depth, root=self._root, title=None
+            )
+        return self._page
+
+    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the viewer to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
+
+    def _repr_html_(self) -> str:
+        try:
+            page = self.html()
+        except ValueError as e:
+            return f"<p><b>stockman trace</b>: no viewer ({_html.escape(str(e))})</p>"
+        return (
+            '<iframe style="width:100%;height:640px;border:1px solid #ccc" '
+            f'sandbox="allow-scripts" srcdoc="{_html.escape(page, quote=True)}"></iframe>'
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<stockman.Trace {self['algorithm']}: value {self['value']}, "
+            f"{len(self['events'])} events>"
+        )
+
+
+def trace(
+    source: Any,
+    algorithm: Union[str, Sequence[str]],
+    *,
+    depth: Optional[int] = None,
+    root: Optional[str] = None,
+) -> Trace:
+    """Every step of one search, as ``stockman trace --format json`` prints it,
+    as a :class:`Trace` (a dict that Jupyter shows as the HTML viewer).
+
+    With several algorithms (``"sss,alphabeta"`` or a list), the first is
+    traced and the viewer compares them all side by side, leaf by leaf.
+    """
+    names = _algorithms(algorithm, "algorithm")
+    if names is None:
+        raise ValueError("algorithm: no algorithm given")
+    src = _source(source)
+    d = _int("depth", depth, 0, MAX_DEPTH)
+    r = _root(root)
+    data = json.loads(_stockman.trace_json(src, names[0], depth=d, root=r))
+    return Trace(data, src, names, d, r)
+
+
+class Engine:
+    """A game-playing engine: iterative deepening with one depth-first
+    algorithm (``"mtdf"`` by default; alpha-beta, NegaScout, MT-SSS*,
+    MT-Dual*, MTD(f), MTD(bi), BNS), keeping its transposition table and
+    move-ordering heuristics between the moves of a game.
+
+    Options: ``tt_mb`` (default 64), ``history``, ``killers``, ``etc``
+    (enhanced transposition cutoffs, on by default), ``aspiration``
+    (half-width, default 10; 0 for full windows), ``table_move`` (on by
+    default).
+
+    >>> engine = Engine("mtdf")
+    >>> engine.best_move(Connect4("4453"), depth=6)["best_move"] in range(1, 8)
+    True
+    """
+
+    def __init__(self, algorithm: str = "mtdf", **options: Any):
+        known = {"tt_mb", "history", "killers", "etc", "aspiration", "table_move"}
+        for k in options:
+            if k not in known:
+                raise TypeError(f"Engine() got an unknown option `{k}` (known: {', '.join(sorted(known))})")
+        for k in ("history", "killers", "etc", "table_move"):
+            if k in options and not isinstance(options[k], bool):
+                raise TypeError(f"{k} must be True or False, got {options[k]!r}")
+        tt_mb = _int("tt_mb", options.get("tt_mb"), 1, MAX_TABLE_MB)
+        aspiration = _int("aspiration", options.get("aspiration"), 0, VALUE_MAX)
+        self._engine = _stockman.Engine(
+            _text("algorithm", algorithm),
+            tt_mb=tt_mb,
+            history=options.get("history"),
+            killers=options.get("killers"),
+            etc=options.get("etc"),
+            aspiration=aspiration,
+            table_move=options.get("table_move"),
+        )
+
+    @property
+    def algorithm(self) -> str:
+        """The algorithm's name."""
+        return self._engine.algorithm
+
+    def new_game(self) -> None:
+        """Forgets the table, history and killers (a new game; the engine
+        also starts one by itself when given another game)."""
+        self._engine.new_game()
+
+    def best_move(
+        self,
+        game: Any,
+        depth: Optional[int] = None,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """The engine's move in ``game`` (a built-in game or a Python game
+        with ``hash()``) within the limits: iterative deepening to ``depth``,
+        for ``time`` seconds, or over ``nodes`` positions (any mix; none:
+        to the end). Returns a dict with ``best_move``, ``value``,
+        ``depth_completed``, ``stopped_by`` and ``stats``, the answer of the
+        deepest iteration that completed. Raises :class:`SearchLimit` when
+        a limit stops even the first iteration.
+        """
+        row = self._engine.best_move(
+            game,
+            depth=_int("depth", depth, 0, MAX_DEPTH),
+            time=_seconds("time", time),
+            nodes=_int("nodes", nodes, 1, 2**63 - 1),
+        )
+        return _raise_failures([row])[0]
+
+    def __repr__(self) -> str:
+        return f"stockman.Engine({self.algorithm!r})"

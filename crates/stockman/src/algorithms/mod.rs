@@ -201,7 +201,7 @@ impl Algorithm {
     pub fn needs_table(self) -> bool {
         matches!(
             self,
-            Algorithm::MtSss | Algorithm::MtDual | Algorithm::Mtdf | Algorithm::Bns
+            Algorithm::MtSss | Algorithm::MtDual | Algorithm::Mtdf | Algorithm::MtdBi | Algorithm::Bns
         )
     }
 
