@@ -51,6 +51,11 @@ pub struct SearchArgs {
     /// MTD(f)'s first guess.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
+    /// Threads per search: more than 1 runs the depth-first algorithms by
+    /// Lazy SMP through one shared table (minimax and the best-first ones
+    /// stay on one thread, with a note); 1 keeps the exact one-thread counts.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: usize,
     #[command(flatten)]
     pub enhance: Enhancements,
 }
@@ -144,6 +149,15 @@ fn parse_tt_mb(s: &str) -> Result<usize, String> {
     Ok(mb)
 }
 
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = stockman::run::MAX_THREADS;
+    match s.trim().parse::<i64>() {
+        Ok(n) if (1..=max as i64).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!("{n} threads: give 1 to {max}")),
+        Err(_) => Err(format!("`{s}` is not a number of threads (1 to {max})")),
+    }
+}
+
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim_end_matches('s')
@@ -176,6 +190,7 @@ impl SearchArgs {
             enhancements: self.enhance.settings(),
             leaves,
             eval_cost_ns: self.eval_cost_ns,
+            threads: Some(self.threads),
         })
     }
 
@@ -191,6 +206,23 @@ impl SearchArgs {
 
     /// The request for a source of `kind`.
     pub fn request(&self, kind: SourceKind, leaves: bool) -> Result<Request> {
+        let request = self.request_quiet(kind, leaves)?;
+        let alone = Runner::single_threaded(&request);
+        if !alone.is_empty() {
+            let names: Vec<&str> = alone.iter().map(|a| a.name()).collect();
+            eprintln!(
+                "note: {} {} no parallel form here and {} on one thread (--threads {} applies to the others)",
+                names.join(", "),
+                if names.len() == 1 { "has" } else { "have" },
+                if names.len() == 1 { "runs" } else { "run" },
+                request.threads
+            );
+        }
+        Ok(request)
+    }
+
+    /// [`SearchArgs::request`] without the note.
+    fn request_quiet(&self, kind: SourceKind, leaves: bool) -> Result<Request> {
         self.settings(leaves)?.request(kind).map_err(|e| match e {
             RunError::NeedsDepth(g) => anyhow::anyhow!(
                 "--game {g} needs --depth N: a {g} game cannot be searched to its end (try --depth 4, or \
@@ -204,7 +236,7 @@ impl SearchArgs {
 /// Runs every algorithm of `request` on `game`; `best` turns a best move
 /// (and its index) into its JSON form. `progress` shows the passes of long
 /// searches on a terminal.
-pub fn rows<G: Game>(
+pub fn rows<G: Game + Sync>(
     game: &G,
     request: &Request,
     runner: &mut Runner,
@@ -231,11 +263,11 @@ pub fn rows<G: Game>(
                     },
                     ..request.clone()
                 };
-                let s = runner.solve_one(game, a, &r, &mut p);
+                let s = runner.solve_one_threads(game, a, &r, &mut p);
                 p.finish();
                 s
             } else {
-                runner.solve_one(game, a, request, &mut stockman::NoObserver)
+                runner.solve_one_threads(game, a, request, &mut stockman::NoObserver)
             };
             Row::from_solution(s, best)
         })

@@ -348,3 +348,57 @@ fn no_subcommand_panics_on_any_source() {
     }
     assert!(runs > 300, "{runs}");
 }
+
+/// `--threads`: every algorithm keeps its one-thread value (BNS its
+/// bound), the ones without a parallel form say so in a note, Connect Four
+/// positions are solved exactly, and bad counts are one clear line, exit 2.
+#[test]
+fn threads_keep_every_value_and_bad_counts_are_refused() {
+    let spec = "width=5,depth=6,seed=21";
+    let one = solve_json(&["--random", spec, "--algo", "all"]);
+    let run = ok(&[
+        "solve",
+        "--random",
+        spec,
+        "--algo",
+        "all",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_contains(
+        &run.stderr,
+        &["note: minimax, sss, dual, recsss, recdual have no parallel form here and run on one thread"],
+    );
+    let two: Vec<Json> = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(one.len(), two.len());
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a["algorithm"], b["algorithm"]);
+        assert!(b["error"].is_null(), "{b}");
+        assert_eq!((&a["value"], &a["bound"]), (&b["value"], &b["bound"]), "{b}");
+    }
+    let set = TempFile::new(
+        "c4-threads.txt",
+        "5554224333234511764415115 4\n52753311433677442422121 8\n1233722555341451114725221333 -1\n",
+    );
+    let run = ok(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    for s in summaries(&run.stdout) {
+        assert_eq!((&s["wrong"], &s["failed"]), (&Json::from(0), &Json::from(0)), "{s}");
+    }
+    for bad in ["0", "-1", "100000", "two"] {
+        let run = fails(&["solve", "--random", spec, "--threads", bad]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert_contains(&run.stderr, &["--threads"]);
+    }
+}

@@ -37,6 +37,7 @@ pub mod observe;
 pub mod ordering;
 pub mod run;
 pub mod search;
+pub mod shared_table;
 pub mod stats;
 pub mod table;
 pub mod trees;
@@ -52,6 +53,7 @@ pub use observe::{
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, Partial, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use shared_table::{SharedHandle, SharedTable};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{
     AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize, MAX_TABLE_MB,

@@ -393,6 +393,11 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         let p = self.probe(pos, ply, &mut alpha, &mut beta);
         if let Some(v) = p.cut {
             self.exact = p.entry.lower == p.entry.upper;
+            if ply == 0 && p.hint != NO_MOVE {
+                // A root entry (another thread's, or one kept between
+                // searches) names the move that proved its bound.
+                self.root_best = Some(p.hint as usize);
+            }
             return Ok(v);
         }
         if self.cx.at_horizon(ply) {

@@ -23,6 +23,7 @@ pub mod bns;
 pub(crate) mod context;
 pub mod dual;
 pub mod iterative;
+pub mod lazy_smp;
 pub mod minimax;
 mod mt;
 pub mod mt_dual;

@@ -111,6 +111,10 @@ fn scout<G: Game, O: Observer, T: Table>(
     let p = e.probe(pos, ply, &mut alpha, &mut beta);
     if let Some(v) = p.cut {
         e.exact = p.entry.lower == p.entry.upper;
+        if ply == 0 && p.hint != crate::table::NO_MOVE {
+            // A root entry names the move that proved its bound.
+            e.root_best = Some(p.hint as usize);
+        }
         return Ok(v);
     }
     if e.cx.at_horizon(ply) {

@@ -232,7 +232,7 @@ pub fn solve_position(
         type Output = Vec<Solution<String>>;
         fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Vec<Solution<String>> {
             self.runner
-                .solve(&game, self.request)
+                .solve_threads(&game, self.request)
                 .into_iter()
                 .map(|s| s.map_move(|m| game.move_text(m)))
                 .collect()

@@ -34,11 +34,12 @@
 
 pub mod batch;
 
-use crate::algorithms::{alphabeta, iterative, Algorithm};
+use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm};
 use crate::game::{CostlyEval, Game};
 use crate::games::{ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
 use crate::search::{Limit, Outcome, SearchError, SearchOptions};
+use crate::shared_table::SharedTable;
 use crate::stats::Stats;
 use crate::table::{AnyTable, Table, TableError, TableSize};
 use crate::value::Value;
@@ -216,7 +217,14 @@ pub struct Settings {
     pub leaves: bool,
     /// Spend this long in every evaluation (a costly evaluation function).
     pub eval_cost_ns: u64,
+    /// Threads per search (default 1: today's exact trees and counts);
+    /// more runs the depth-first algorithms by Lazy SMP
+    /// ([`lazy_smp`]) through a shared table.
+    pub threads: Option<usize>,
 }
+
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 1024;
 
 impl Settings {
     /// The request these settings make for a source of `kind`.
@@ -279,12 +287,19 @@ impl Settings {
             bns_first_test: self.bns_first_test,
             ..SearchOptions::default()
         };
+        let threads = self.threads.unwrap_or(1);
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(RunError::Settings(format!(
+                "the number of threads must be 1 to {MAX_THREADS}, not {threads}"
+            )));
+        }
         Ok(Request {
             algorithms,
             options,
             iterative: self.iterative,
             leaves: self.leaves,
             eval_cost_ns: self.eval_cost_ns,
+            threads,
         })
     }
 }
@@ -303,6 +318,9 @@ pub struct Request {
     pub leaves: bool,
     /// Spend this long in every evaluation.
     pub eval_cost_ns: u64,
+    /// Threads per search (1: one; more: Lazy SMP for the depth-first
+    /// algorithms, see [`Runner::solve_threads`]).
+    pub threads: usize,
 }
 
 /// One algorithm's answer, whole: what `stockman solve` prints as a row.
@@ -399,6 +417,8 @@ impl<M> Solution<M> {
 pub struct Runner {
     table: Option<AnyTable>,
     megabytes: usize,
+    /// The table of the parallel searches, and its size.
+    shared: Option<(usize, SharedTable)>,
 }
 
 impl Runner {
@@ -465,6 +485,80 @@ impl Runner {
         }
     }
 
+    /// Every algorithm of `request` on `game` on `request.threads`
+    /// threads: with more than one, the depth-first algorithms run by Lazy
+    /// SMP ([`lazy_smp`]) through one shared table (of the request's size;
+    /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
+    /// and the others on one thread, as [`Runner::solve`] runs them (see
+    /// [`Runner::single_threaded`]).
+    pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>> {
+        request
+            .algorithms
+            .iter()
+            .map(|&a| self.solve_one_threads(game, a, request, &mut NoObserver))
+            .collect()
+    }
+
+    /// The algorithms of `request` that run on one thread whatever
+    /// `request.threads` says (those with no parallel form here: minimax,
+    /// the best-first searches, and iterative deepening without a last
+    /// depth; see [`lazy_smp::runs_parallel`]); empty with one thread.
+    pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
+        if request.threads <= 1 {
+            return Vec::new();
+        }
+        request
+            .algorithms
+            .iter()
+            .copied()
+            .filter(|&a| !lazy_smp::runs_parallel(a, request.iterative && !a.is_best_first(), request.options.depth))
+            .collect()
+    }
+
+    /// [`Runner::solve_one`] on `request.threads` threads (see
+    /// [`Runner::solve_threads`]).
+    pub fn solve_one_threads<G: Game + Sync, O: Observer>(
+        &mut self,
+        game: &G,
+        algorithm: Algorithm,
+        request: &Request,
+        obs: &mut O,
+    ) -> Solution<G::Move> {
+        if request.threads <= 1 || !lazy_smp::runs_parallel(algorithm, request.iterative, request.options.depth) {
+            return self.solve_one(game, algorithm, request, obs);
+        }
+        let deepened = request.iterative;
+        let mb = match request.options.table {
+            TableSize::Megabytes(mb) => mb,
+            TableSize::Unbounded => DEFAULT_GAME_TABLE_MB,
+        };
+        if self.shared.as_ref().is_none_or(|(m, _)| *m != mb) {
+            self.shared = None;
+            match SharedTable::with_megabytes(mb) {
+                Ok(mut t) => {
+                    t.touch();
+                    self.shared = Some((mb, t));
+                }
+                Err(e) => return Solution::failed(algorithm, deepened, SearchError::Table(e)),
+            }
+        }
+        let table = &mut self.shared.as_mut().expect("made above").1;
+        table.clear();
+        let table = &*table;
+        let opts = &request.options;
+        let threads = request.threads;
+        let (result, leaves) = if request.eval_cost_ns > 0 {
+            let costly = CostlyEval {
+                game,
+                nanos: request.eval_cost_ns,
+            };
+            parallel_recorded(&costly, algorithm, opts, deepened, threads, table, request.leaves, obs)
+        } else {
+            parallel_recorded(game, algorithm, opts, deepened, threads, table, request.leaves, obs)
+        };
+        finish(result, leaves, algorithm, deepened, game)
+    }
+
     fn solve_plain<G: Game<Move = M>, R: Game<Move = M>, M: Copy, O: Observer>(
         &mut self,
         game: &G,
@@ -487,35 +581,75 @@ impl Runner {
         } else {
             (search_with(game, algorithm, opts, deepened, table, obs), None)
         };
-        match result {
-            Ok(out) => Solution {
-                algorithm,
-                deepened,
-                value: out.value,
-                bound: out.bound,
-                proven: None,
-                best_move: out.best_move,
-                best_index: out.best_index,
-                stats: out.stats,
-                depth_completed: out.depth_completed,
-                stopped_by: out.stopped_by,
-                leaves,
-                error: None,
-            },
-            Err(e) => {
-                let mut s = Solution::failed(algorithm, deepened, e);
-                if let Some(p) = s.error.as_ref().and_then(|e| e.partial()).copied() {
-                    if p.is_known() {
-                        s.proven = Some((p.lower, p.upper));
-                        s.best_index = p.best_index;
-                        s.best_move = p
-                            .best_index
-                            .and_then(|i| alphabeta::nth_move(root_game, &root_game.root(), i));
-                    }
+        finish(result, leaves, algorithm, deepened, root_game)
+    }
+}
+
+/// A search's result as a [`Solution`]; a limit's partial result names
+/// its best move in `root_game`.
+fn finish<R: Game>(
+    result: Result<Outcome<R::Move>, SearchError>,
+    leaves: Option<Vec<Vec<u32>>>,
+    algorithm: Algorithm,
+    deepened: bool,
+    root_game: &R,
+) -> Solution<R::Move> {
+    match result {
+        Ok(out) => Solution {
+            algorithm,
+            deepened,
+            value: out.value,
+            bound: out.bound,
+            proven: None,
+            best_move: out.best_move,
+            best_index: out.best_index,
+            stats: out.stats,
+            depth_completed: out.depth_completed,
+            stopped_by: out.stopped_by,
+            leaves,
+            error: None,
+        },
+        Err(e) => {
+            let mut s = Solution::failed(algorithm, deepened, e);
+            if let Some(p) = s.error.as_ref().and_then(|e| e.partial()).copied() {
+                if p.is_known() {
+                    s.proven = Some((p.lower, p.upper));
+                    s.best_index = p.best_index;
+                    s.best_move = p
+                        .best_index
+                        .and_then(|i| alphabeta::nth_move(root_game, &root_game.root(), i));
                 }
-                s
             }
+            s
         }
+    }
+}
+
+/// A search's result and, when asked, the paths of the leaves it evaluated.
+type Recorded<M> = (Result<Outcome<M>, SearchError>, Option<Vec<Vec<u32>>>);
+
+/// A Lazy SMP search, its main thread's leaves recorded when asked.
+#[allow(clippy::too_many_arguments)]
+fn parallel_recorded<G: Game + Sync, O: Observer>(
+    game: &G,
+    algorithm: Algorithm,
+    opts: &SearchOptions,
+    deepened: bool,
+    threads: usize,
+    table: &SharedTable,
+    leaves: bool,
+    obs: &mut O,
+) -> Recorded<G::Move> {
+    if leaves {
+        let mut rec = LeafRecorder::default();
+        let r = lazy_smp::search_observed(game, algorithm, opts, deepened, threads, table, &mut (&mut rec, obs));
+        let paths = r.is_ok().then(|| rec.paths());
+        (r, paths)
+    } else {
+        (
+            lazy_smp::search_observed(game, algorithm, opts, deepened, threads, table, obs),
+            None,
+        )
     }
 }
 

@@ -1,0 +1,175 @@
+//! Lazy SMP: the depth-first searches on many threads through one shared
+//! transposition table.
+//!
+//! The calling thread runs the search it was asked for; `threads - 1`
+//! helper threads search the same root with the same algorithm at the
+//! same time, each through its own [`SharedHandle`] of one
+//! [`SharedTable`]. Nothing is split and nothing is sent: the helpers fill
+//! the table with bounds (and best moves) that the main search then finds
+//! instead of searching, and the main search's answer is the answer. The
+//! helpers are diversified so that they do not walk in the main search's
+//! footsteps: each orders moves with another mix of the history and killer
+//! heuristics, and MTD(f)'s helpers start from other first guesses. When
+//! the main search ends (answer, limit or error) the helpers are stopped.
+//!
+//! Why it stays correct: every entry a thread stores is a true bound on
+//! the value of its full 64-bit key at its draft, and the shared table
+//! never returns a torn entry (see [`SharedTable`]); a search that reads
+//! true bounds returns the value it would have returned without them. Which
+//! leaves are evaluated depends on the threads' timing, so counts are not
+//! reproducible beyond one thread; values and (for BNS) proven bounds are.
+//!
+//! The stats of the answer add up every thread's work (nodes, leaves,
+//! probes: the search overhead), with the main search's time.
+//!
+//! # Complexity
+//! At most `threads` times one search's nodes in total; the point is that
+//! the main search needs fewer of its own.
+//!
+//! # Example
+//! ```
+//! use stockman::algorithms::lazy_smp;
+//! use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, SharedTable};
+//! let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
+//! let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
+//! let table = SharedTable::with_megabytes(4).unwrap();
+//! let two = lazy_smp::search(&tree, Algorithm::Mtdf, &SearchOptions::default(), false, 2, &table).unwrap();
+//! assert_eq!(one.value, two.value);
+//! ```
+
+use super::{iterative, Algorithm};
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::ordering::Heuristics;
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::shared_table::SharedTable;
+use crate::value::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Whether the algorithm has a parallel form here (the depth-first ones).
+pub fn supports(algo: Algorithm) -> bool {
+    !algo.is_best_first() && algo != Algorithm::Minimax
+}
+
+/// Whether a search of `algo` (deepened when `deepen`, to `depth`) runs
+/// on several threads: not iterative deepening without a last depth,
+/// which ends at the first iteration that meets no horizon, a test that
+/// counts only the main search's horizon and would be fooled by the
+/// helpers' entries (which did meet it). Such searches run on one thread.
+pub fn runs_parallel(algo: Algorithm, deepen: bool, depth: Option<u32>) -> bool {
+    supports(algo) && !(deepen && depth.is_none())
+}
+
+/// The options of helper `i` (from 1): the same search, ordered otherwise.
+fn helper_options(opts: &SearchOptions, algo: Algorithm, i: usize, stop: &Arc<AtomicBool>) -> SearchOptions {
+    let mut o = opts.clone();
+    o.stop = Some(stop.clone());
+    o.progress = None;
+    o.max_nodes = None;
+    o.history ^= i % 2 == 1;
+    o.killers ^= (i / 2) % 2 == 1;
+    if algo == Algorithm::Mtdf {
+        // Other first guesses: the helpers' passes prove bounds around the
+        // main search's guess.
+        let step = 8 * i.div_ceil(2) as Value;
+        o.first_guess = if i % 2 == 1 {
+            opts.first_guess.saturating_add(step)
+        } else {
+            opts.first_guess.saturating_sub(step)
+        };
+    }
+    o
+}
+
+/// Bytes of stack for a helper thread.
+fn helper_stack(opts: &SearchOptions) -> usize {
+    (256usize << 20).saturating_add((opts.depth.unwrap_or(0) as usize).saturating_mul(4096))
+}
+
+/// One search of `algo` (deepened when `deepen`) on `threads` threads
+/// sharing `table`; `threads <= 1` (or a search without a parallel form,
+/// see [`runs_parallel`]) runs the plain search on this thread, through
+/// the shared table.
+///
+/// # Errors
+/// What the main search reports ([`SearchError::Unsupported`] for a
+/// best-first algorithm with `deepen`, the limits, ...); the helpers'
+/// errors are dropped.
+pub fn search<G: Game + Sync>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    threads: usize,
+    table: &SharedTable,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_observed(game, algo, opts, deepen, threads, table, &mut NoObserver)
+}
+
+/// [`search`] with the main search reported to `obs` (the helpers are not
+/// observed).
+pub fn search_observed<G: Game + Sync, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    threads: usize,
+    table: &SharedTable,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let one = |o: &SearchOptions, obs: &mut O| {
+        let mut heur = Heuristics::new();
+        if deepen {
+            iterative::search_kept(game, algo, o, obs, table.handle(), &mut heur)
+        } else {
+            algo.search_kept(game, o, obs, table.handle(), &mut heur)
+        }
+    };
+    if threads <= 1 || !runs_parallel(algo, deepen, opts.depth) {
+        return one(opts, obs);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|i| {
+                let o = helper_options(opts, algo, i, &stop);
+                std::thread::Builder::new()
+                    .name(format!("stockman-helper-{i}"))
+                    .stack_size(helper_stack(opts))
+                    .spawn_scoped(s, move || {
+                        let mut heur = Heuristics::new();
+                        let r = if deepen {
+                            iterative::search_kept(game, algo, &o, &mut NoObserver, table.handle(), &mut heur)
+                        } else {
+                            algo.search_kept(game, &o, &mut NoObserver, table.handle(), &mut heur)
+                        };
+                        match r {
+                            Ok(out) => Some(out.stats),
+                            Err(e) => e.stats().copied(),
+                        }
+                    })
+                    .ok()
+            })
+            .collect();
+        let main = one(opts, obs);
+        stop.store(true, Ordering::Relaxed);
+        let mut extra = crate::stats::Stats::default();
+        for h in helpers {
+            match h.join() {
+                Ok(Some(stats)) => extra += stats,
+                Ok(None) => {}
+                // A helper's panic is a bug like the main search's: not hidden.
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        extra.time_us = 0;
+        match main {
+            Ok(mut out) => {
+                out.stats += extra;
+                Ok(out)
+            }
+            Err(e) => Err(e),
+        }
+    })
+}

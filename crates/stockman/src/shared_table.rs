@@ -1,0 +1,415 @@
+//! A transposition table that many threads probe and store at once,
+//! without a lock on the hot path: the table of the parallel searches.
+//!
+//! # Layout
+//! A bucket is one 64-byte cache line of eight atomic words: a version
+//! (a per-bucket sequence lock) and two entries of three words each (the
+//! full 64-bit key plus one, 0 marking an empty slot; the two bounds as
+//! `i32`s; the draft, best move, work and generation), and a spare word.
+//!
+//! # Why a sequence lock and not Hyatt and Mann's XOR check
+//! The XOR trick (store `key ^ data` beside `data`) makes a torn entry
+//! unreadable except when two entries' check words happen to collide: a
+//! wrong value with probability about 2^-64 per torn read. Our entries are
+//! three words, and the issue asks that a raced entry *never* produce a
+//! wrong value, so each bucket carries a version instead: a reader reads
+//! the version, the words, and the version again, and uses the entry only
+//! if the version was even and unchanged; a writer takes the bucket by
+//! moving its version from even to odd with one compare-and-swap, and if
+//! another writer holds it, **drops its store** rather than wait. Readers
+//! never wait either (a probe that races a write misses). Nothing blocks,
+//! and a validated entry is exactly one that some thread stored: a true
+//! bound for its full key. Dropped stores and missed probes can only cost
+//! nodes.
+//!
+//! # Replacement
+//! A key already in its bucket is updated in place. A new key goes into
+//! slot 0 if its draft and work are at least slot 0's (slot 0's entry moves
+//! to slot 1), else into slot 1: slot 0 keeps the deepest, costliest entry
+//! ("depth-preferred"), slot 1 the newest ("always replace"), the two-tier
+//! scheme of Breuker, Uiterwijk and van den Herik.
+//!
+//! # Clearing
+//! [`SharedTable::clear`] (which needs no search to be running: it takes
+//! `&mut self`) starts a new generation; entries of another generation
+//! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
+//! that one thread's search cannot wipe what the others found.
+
+use crate::table::{Entry, Table, TableError, TableErrorKind, TableSize, NO_MOVE};
+use crate::value::Value;
+use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+
+/// Words per bucket (one cache line).
+const WORDS: usize = 8;
+
+/// Entries per bucket.
+pub const SHARED_SLOTS: usize = 2;
+
+/// The draft stored for a search to the end (`u32::MAX`).
+const NO_BEST16: u64 = 0xFFFF;
+
+const _: () = assert!(std::mem::size_of::<AtomicU64>() == 8 && std::mem::align_of::<AtomicU64>() == 8);
+const _: () = assert!(std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>());
+
+/// The table's memory, shared by every handle.
+#[derive(Debug)]
+struct Inner {
+    words: Vec<AtomicU64>,
+    offset: usize,
+    mask: usize,
+    bits: u32,
+    /// The current generation (never 0, so that zeroed slots are empty).
+    generation: AtomicU8,
+}
+
+/// A lockless transposition table for many threads; see the module
+/// documentation. Searches use it through [`SharedTable::handle`].
+///
+/// # Example
+/// ```
+/// use stockman::{Entry, SharedTable, Table};
+/// let table = SharedTable::with_megabytes(1).unwrap();
+/// std::thread::scope(|s| {
+///     for t in 0..4u64 {
+///         let mut h = table.handle();
+///         s.spawn(move || h.store(t, Entry { lower: t as i32, upper: t as i32, draft: 3, best: 0, work: 1 }));
+///     }
+/// });
+/// assert_eq!(table.handle().probe(2).map(|e| e.lower), Some(2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct SharedTable {
+    inner: Arc<Inner>,
+}
+
+/// One thread's access to a [`SharedTable`]: a [`Table`] (whose `clear`
+/// does nothing; see the module documentation).
+#[derive(Clone, Debug)]
+pub struct SharedHandle {
+    inner: Arc<Inner>,
+}
+
+impl SharedTable {
+    /// A table of about `megabytes` MiB (a power of two of 64-byte buckets).
+    ///
+    /// # Errors
+    /// A size of 0 or over [`MAX_TABLE_MB`](crate::MAX_TABLE_MB), over the machine's memory, or
+    /// refused by the allocator.
+    pub fn with_megabytes(megabytes: usize) -> Result<SharedTable, TableError> {
+        TableSize::Megabytes(megabytes).check()?;
+        let buckets = (megabytes.saturating_mul(1 << 20) / (WORDS * 8)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let n = buckets * WORDS + WORDS - 1;
+        let fail = TableError {
+            megabytes,
+            kind: TableErrorKind::AllocationFailed,
+        };
+        let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| fail.clone())?;
+        // SAFETY: a non-zero layout of `[AtomicU64; n]`; zeroed memory is a
+        // valid `AtomicU64` (0), and the vector owns exactly that
+        // allocation (pointer, length and capacity `n`, the global allocator).
+        let words = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+            if ptr.is_null() {
+                return Err(fail);
+            }
+            Vec::from_raw_parts(ptr, n, n)
+        };
+        let offset = (64 - words.as_ptr() as usize % 64) % 64 / 8;
+        Ok(SharedTable {
+            inner: Arc::new(Inner {
+                words,
+                offset,
+                mask: buckets - 1,
+                bits: buckets.trailing_zeros(),
+                generation: AtomicU8::new(1),
+            }),
+        })
+    }
+
+    /// A handle for one thread's searches.
+    pub fn handle(&self) -> SharedHandle {
+        SharedHandle {
+            inner: self.inner.clone(),
+        }
+    }
+
+    /// Number of entries it can hold.
+    pub fn capacity(&self) -> usize {
+        (self.inner.mask + 1) * SHARED_SLOTS
+    }
+
+    /// Forgets every entry (a new generation). Call it between searches,
+    /// not during one.
+    pub fn clear(&mut self) {
+        let g = self.inner.generation.load(Ordering::Relaxed);
+        let next = if g == u8::MAX { 1 } else { g + 1 };
+        if next == 1 {
+            // Old stamps would come back: wipe the memory instead.
+            for w in &self.inner.words {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+        self.inner.generation.store(next, Ordering::Release);
+    }
+
+    /// Commits the table's memory now (see [`FixedTable::touch`](crate::FixedTable::touch)).
+    pub fn touch(&mut self) {
+        for w in self.inner.words.iter().step_by(512) {
+            w.fetch_add(0, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Inner {
+    #[inline]
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1 >> (63 - self.bits);
+        let start = self.offset + (h as usize & self.mask) * WORDS;
+        &self.words[start..start + WORDS]
+    }
+}
+
+/// The third word of an entry: draft, best move, work, generation.
+#[inline]
+fn meta(entry: &Entry, generation: u8) -> u64 {
+    let best = if entry.best < NO_BEST16 as u32 {
+        u64::from(entry.best)
+    } else {
+        NO_BEST16
+    };
+    u64::from(entry.draft) | best << 32 | u64::from(entry.work.min(255)) << 48 | u64::from(generation) << 56
+}
+
+#[inline]
+fn decode(bounds: u64, meta: u64) -> Entry {
+    let best = (meta >> 32) & 0xFFFF;
+    Entry {
+        lower: bounds as u32 as i32 as Value,
+        upper: (bounds >> 32) as u32 as i32 as Value,
+        draft: meta as u32,
+        best: if best == NO_BEST16 { NO_MOVE } else { best as u32 },
+        work: ((meta >> 48) & 0xFF) as u32,
+    }
+}
+
+#[inline]
+fn generation_of(meta: u64) -> u8 {
+    (meta >> 56) as u8
+}
+
+impl Table for SharedHandle {
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        let tag = key.wrapping_add(1);
+        if tag == 0 {
+            return None;
+        }
+        let b = self.inner.bucket(key);
+        let generation = self.inner.generation.load(Ordering::Relaxed);
+        let v1 = b[0].load(Ordering::Acquire);
+        if v1 & 1 == 1 {
+            return None; // a write is under way: miss rather than wait
+        }
+        let mut found = None;
+        for s in 0..SHARED_SLOTS {
+            let w = 1 + 3 * s;
+            if b[w].load(Ordering::Relaxed) == tag {
+                found = Some((b[w + 1].load(Ordering::Relaxed), b[w + 2].load(Ordering::Relaxed)));
+                break;
+            }
+        }
+        fence(Ordering::Acquire);
+        if b[0].load(Ordering::Relaxed) != v1 {
+            return None; // raced a write: the words may be torn
+        }
+        let (bounds, meta) = found?;
+        (generation_of(meta) == generation).then(|| decode(bounds, meta))
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, entry: Entry) {
+        let tag = key.wrapping_add(1);
+        if tag == 0 {
+            return;
+        }
+        let b = self.inner.bucket(key);
+        let generation = self.inner.generation.load(Ordering::Relaxed);
+        let v = b[0].load(Ordering::Relaxed);
+        if v & 1 == 1
+            || b[0]
+                .compare_exchange(v, v + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return; // another thread is writing this bucket: drop the store
+        }
+        fence(Ordering::Release);
+        let live = |s: usize| {
+            let w = 1 + 3 * s;
+            let m = b[w + 2].load(Ordering::Relaxed);
+            (b[w].load(Ordering::Relaxed), m, generation_of(m) == generation)
+        };
+        let write = |s: usize, tag: u64, bounds: u64, meta: u64| {
+            let w = 1 + 3 * s;
+            b[w].store(tag, Ordering::Relaxed);
+            b[w + 1].store(bounds, Ordering::Relaxed);
+            b[w + 2].store(meta, Ordering::Relaxed);
+        };
+        let bounds = u64::from(entry.lower as u32) | u64::from(entry.upper as u32) << 32;
+        let m = meta(&entry, generation);
+        let (t0, m0, live0) = live(0);
+        let (t1, _, live1) = live(1);
+        if live0 && t0 == tag {
+            write(0, tag, bounds, m);
+        } else if live1 && t1 == tag {
+            write(1, tag, bounds, m);
+        } else {
+            let keep = |meta: u64| (meta as u32, (meta >> 48) & 0xFF);
+            if !live0 || keep(m) >= keep(m0) {
+                if live0 {
+                    let b0 = b[2].load(Ordering::Relaxed);
+                    write(1, t0, b0, m0);
+                }
+                write(0, tag, bounds, m);
+            } else {
+                write(1, tag, bounds, m);
+            }
+        }
+        b[0].store(v + 2, Ordering::Release);
+    }
+
+    /// Does nothing: one search must not wipe the others' entries (clear
+    /// the [`SharedTable`] itself between searches).
+    fn clear(&mut self) {}
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.inner.bucket(key).as_ptr();
+            // SAFETY: a prefetch is only a hint and never faults.
+            unsafe { std::arch::x86_64::_mm_prefetch(b as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The entry every thread stores for `key`: derived from the key, so
+    /// that any entry a probe returns can be checked.
+    fn entry_of(key: u64) -> Entry {
+        let v = (key % 2001) as Value - 1000;
+        Entry {
+            lower: v,
+            upper: v + (key % 7) as Value,
+            draft: (key % 13) as u32,
+            best: (key % 5) as u32,
+            work: (key % 40) as u32,
+        }
+    }
+
+    #[test]
+    fn stores_are_read_back_and_clear_forgets_them() {
+        let mut t = SharedTable::with_megabytes(1).unwrap();
+        let mut h = t.handle();
+        for k in 0..1000 {
+            h.store(k, entry_of(k));
+        }
+        let hits = (0..1000).filter(|&k| h.probe(k) == Some(entry_of(k))).count();
+        assert!(hits > 900, "{hits}");
+        let end = Entry {
+            draft: u32::MAX,
+            best: NO_MOVE,
+            ..entry_of(5)
+        };
+        h.store(5, end);
+        assert_eq!(h.probe(5), Some(end));
+        h.clear(); // a handle's clear keeps everything
+        assert_eq!(h.probe(5), Some(end));
+        t.clear();
+        assert_eq!(h.probe(5), None);
+        assert_eq!(h.probe(u64::MAX), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_deepest_entry() {
+        let t = SharedTable::with_megabytes(1).unwrap();
+        let mut h = t.handle();
+        // Keys that share a bucket: search for three.
+        let first = 17u64;
+        let same: Vec<u64> = (0..1_000_000u64)
+            .filter(|&k| std::ptr::eq(t.inner.bucket(k).as_ptr(), t.inner.bucket(first).as_ptr()))
+            .take(3)
+            .collect();
+        let deep = Entry {
+            draft: 9,
+            ..entry_of(same[0])
+        };
+        h.store(same[0], deep);
+        h.store(
+            same[1],
+            Entry {
+                draft: 2,
+                ..entry_of(same[1])
+            },
+        );
+        h.store(
+            same[2],
+            Entry {
+                draft: 3,
+                ..entry_of(same[2])
+            },
+        );
+        assert_eq!(h.probe(same[0]), Some(deep));
+        assert_eq!(h.probe(same[1]), None);
+        assert_eq!(h.probe(same[2]).map(|e| e.draft), Some(3));
+    }
+
+    /// Eight threads hammer a tiny table (16 buckets) with stores and
+    /// probes of overlapping keys: every entry a probe returns is exactly
+    /// the one stored for its key, never a torn mix.
+    #[test]
+    fn racing_threads_never_read_a_torn_entry() {
+        let t = SharedTable::with_megabytes(1).unwrap();
+        // A 1 KiB table: every bucket is contended.
+        let small = SharedTable {
+            inner: Arc::new(Inner {
+                words: (0..16 * WORDS + WORDS).map(|_| AtomicU64::new(0)).collect(),
+                offset: 0,
+                mask: 15,
+                bits: 4,
+                generation: AtomicU8::new(1),
+            }),
+        };
+        for table in [&t, &small] {
+            let hits = std::sync::atomic::AtomicU64::new(0);
+            std::thread::scope(|s| {
+                for th in 0..8u64 {
+                    let mut h = table.handle();
+                    let hits = &hits;
+                    s.spawn(move || {
+                        let mut x = th.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                        for _ in 0..200_000 {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            let key = x % 200;
+                            if (x >> 40) & 1 == 0 {
+                                h.store(key, entry_of(key));
+                            } else if let Some(e) = h.probe(key) {
+                                assert_eq!(e, entry_of(key), "key {key}: a torn or foreign entry");
+                                hits.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    });
+                }
+            });
+            assert!(hits.load(Ordering::Relaxed) > 1000);
+        }
+    }
+}
