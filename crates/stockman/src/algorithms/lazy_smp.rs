@@ -8,8 +8,8 @@
 //! the table with bounds (and best moves) that the main search then finds
 //! instead of searching, and the main search's answer is the answer. The
 //! helpers are diversified so that they do not walk in the main search's
-//! footsteps: each orders moves with another mix of the history and killer
-//! heuristics, and MTD(f)'s helpers start from other first guesses. When
+//! footsteps: every other helper orders its moves with killers as well,
+//! and the others race the main search through the same order. When
 //! the main search ends (answer, limit or error) the helpers are stopped.
 //!
 //! Why it stays correct: every entry a thread stores is a true bound on
@@ -43,7 +43,6 @@ use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
-use crate::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -62,23 +61,16 @@ pub fn runs_parallel(algo: Algorithm, deepen: bool, depth: Option<u32>) -> bool 
 }
 
 /// The options of helper `i` (from 1): the same search, ordered otherwise.
-fn helper_options(opts: &SearchOptions, algo: Algorithm, i: usize, stop: &Arc<AtomicBool>) -> SearchOptions {
+fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>) -> SearchOptions {
     let mut o = opts.clone();
     o.stop = Some(stop.clone());
     o.progress = None;
     o.max_nodes = None;
-    o.history ^= i % 2 == 1;
-    o.killers ^= (i / 2) % 2 == 1;
-    if algo == Algorithm::Mtdf {
-        // Other first guesses: the helpers' passes prove bounds around the
-        // main search's guess.
-        let step = 8 * i.div_ceil(2) as Value;
-        o.first_guess = if i % 2 == 1 {
-            opts.first_guess.saturating_add(step)
-        } else {
-            opts.first_guess.saturating_sub(step)
-        };
-    }
+    // Every other helper orders moves by the killer heuristic too. (Other
+    // first guesses for MTD(f), and the history heuristic, were tried and
+    // cost nodes: a helper's pass at another test value overwrites the
+    // bounds the main search's passes keep in the same entries.)
+    o.killers ^= i % 2 == 0;
     o
 }
 
@@ -133,7 +125,7 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|i| {
-                let o = helper_options(opts, algo, i, &stop);
+                let o = helper_options(opts, i, &stop);
                 std::thread::Builder::new()
                     .name(format!("stockman-helper-{i}"))
                     .stack_size(helper_stack(opts))
