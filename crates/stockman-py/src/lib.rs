@@ -728,6 +728,45 @@ fn stack_for(depth: u32) -> usize {
     stack_bytes(u64::from(depth))
 }
 
+/// The stack a search of a built-in game needs: the depth asked for, plus
+/// room for a game to its end (and chess's quiescence search).
+fn builtin_stack(depth: Option<u32>) -> usize {
+    stack_for(depth.unwrap_or(0).saturating_add(200))
+}
+
+/// Runs `f` on the Python game `obj` on a search thread (which takes the
+/// GIL for the game's methods), with a stack for `depth` plies or
+/// [`MAX_PLIES`]; the first exception the game raised replaces `f`'s answer.
+fn search_py_game<T: Send>(
+    py: Python<'_>,
+    obj: &Py<PyAny>,
+    depth: Option<u32>,
+    stop: &AtomicBool,
+    f: impl for<'g> FnOnce(&PyGame<'g>) -> T + Send,
+) -> PyResult<T> {
+    let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
+    run_search(py, stack_for(max_ply.saturating_add(64)), stop, || {
+        Python::with_gil(|py| {
+            let game = PyGame::new(obj.bind(py).clone(), max_ply)?;
+            let out = f(&game);
+            game.take_failure().map_or(Ok(out), Err)
+        })
+    })?
+}
+
+/// A number of seconds given as `name`, checked.
+fn seconds(name: &str, t: Option<f64>) -> PyResult<Option<Duration>> {
+    match t {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 => Duration::try_from_secs_f64(t)
+            .map(Some)
+            .map_err(|_| PyValueError::new_err(format!("{name}: {t} seconds is too large"))),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "{name} must be a positive number of seconds, got {t}"
+        ))),
+    }
+}
+
 /// Solves `game` with every algorithm of `request` on the shared runner.
 fn solve_game<G: Game>(
     runner: &mut Runner,
@@ -740,11 +779,16 @@ fn solve_game<G: Game>(
         .into_iter()
         .map(|s| {
             let b = best(&s);
-            let mut s = s.map_move(|_| BestMove::Index(0));
-            s.best_move = b;
-            s
+            with_best(s, b)
         })
         .collect()
+}
+
+/// `s` with `best` (the move as Python sees it) as its best move.
+fn with_best<M>(s: Solution<M>, best: Option<BestMove>) -> Solution<BestMove> {
+    let mut s = s.map_move(|_| BestMove::Index(0));
+    s.best_move = best;
+    s
 }
 
 /// `solve` on a built-in game, generic over it.
@@ -795,18 +839,7 @@ fn settings(
                 Some(out)
             }
         };
-    let time_limit = match time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(
-            Duration::try_from_secs_f64(t)
-                .map_err(|_| PyValueError::new_err(format!("time_limit: {t} seconds is too large")))?,
-        ),
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit must be a positive number of seconds, got {t}"
-            )))
-        }
-    };
+    let time_limit = seconds("time_limit", time_limit)?;
     if let Some(mb) = tt_mb {
         TableSize::Megabytes(mb).check().map_err(table_error)?;
     }
@@ -879,28 +912,14 @@ fn solve_source(
         }),
         Source::Builtin(kind, position) => {
             let heuristic = request.options.depth.is_some();
-            let depth = request.options.depth.unwrap_or(0).saturating_add(200);
-            run_search(py, stack_for(depth), stop, || {
+            run_search(py, builtin_stack(request.options.depth), stop, || {
                 with_game(*kind, position, heuristic, SolveGame { runner, request })
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => {
-            let max_ply = request.options.depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-            let (solutions, failure) = run_search(py, stack_for(max_ply.saturating_add(64)), stop, || {
-                Python::with_gil(|py| match PyGame::new(obj.bind(py).clone(), max_ply) {
-                    Ok(game) => {
-                        let s = solve_game(runner, &game, request, index_move);
-                        (s, game.take_failure())
-                    }
-                    Err(e) => (Vec::new(), Some(e)),
-                })
-            })?;
-            match failure {
-                Some(e) => Err(e),
-                None => Ok(solutions),
-            }
-        }
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.depth, stop, |game: &PyGame<'_>| {
+            solve_game(runner, game, request, index_move)
+        }),
     }
 }
 
@@ -953,9 +972,7 @@ fn trace_one<G: Game>(runner: &mut Runner, game: &G, algo: Algorithm, request: &
     let mut tracer = Tracer::default();
     let s = runner.solve_one(game, algo, request, &mut tracer);
     let best = index_move(&s);
-    let mut s = s.map_move(|_| BestMove::Index(0));
-    s.best_move = best;
-    (s, tracer.events)
+    (with_best(s, best), tracer.events)
 }
 
 fn trace_source(
@@ -985,29 +1002,14 @@ fn trace_source(
                 }
             }
             let heuristic = request.options.depth.is_some();
-            let depth = request.options.depth.unwrap_or(0).saturating_add(200);
-            run_search(py, stack_for(depth), stop, || {
+            run_search(py, builtin_stack(request.options.depth), stop, || {
                 with_game(*kind, position, heuristic, TraceGame { runner, request, algo })
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => {
-            let max_ply = request.options.depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-            let (traced, failure) = run_search(py, stack_for(max_ply.saturating_add(64)), stop, || {
-                Python::with_gil(|py| match PyGame::new(obj.bind(py).clone(), max_ply) {
-                    Ok(game) => {
-                        let t = trace_one(runner, &game, algo, request);
-                        (Some(t), game.take_failure())
-                    }
-                    Err(e) => (None, Some(e)),
-                })
-            })?;
-            match (traced, failure) {
-                (_, Some(e)) => Err(e),
-                (Some(t), None) => Ok(t),
-                (None, None) => Err(PyRuntimeError::new_err("no trace")),
-            }
-        }
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.depth, stop, |game: &PyGame<'_>| {
+            trace_one(runner, game, algo, request)
+        }),
     }
 }
 
@@ -1069,27 +1071,14 @@ fn trace_html(
                 }
             }
             let heuristic = depth.is_some();
-            run_search(py, stack_for(depth.unwrap_or(0).saturating_add(200)), &stop, || {
+            run_search(py, builtin_stack(depth), &stop, || {
                 with_game(*kind, position, heuristic, Html(algos, opts, title))
             })?
             .map_err(|e| run_error(py, e))?
         }
-        Source::Python(obj, _) => {
-            let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-            let (page, failure) = run_search(py, stack_for(max_ply.saturating_add(64)), &stop, || {
-                Python::with_gil(|py| match PyGame::new(obj.bind(py).clone(), max_ply) {
-                    Ok(game) => {
-                        let p = render(&game, algos, opts, title);
-                        (p, game.take_failure())
-                    }
-                    Err(e) => (Err(String::new()), Some(e)),
-                })
-            })?;
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            page
-        }
+        Source::Python(obj, _) => search_py_game(py, obj, depth, &stop, |game: &PyGame<'_>| {
+            render(game, algos, opts, title)
+        })?,
     };
     page.map_err(PyValueError::new_err)
 }
@@ -1196,18 +1185,7 @@ impl Engine {
         time: Option<f64>,
         nodes: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let time = match time {
-            None => None,
-            Some(t) if t.is_finite() && t > 0.0 => Some(
-                Duration::try_from_secs_f64(t)
-                    .map_err(|_| PyValueError::new_err(format!("time: {t} seconds is too large")))?,
-            ),
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "time must be a positive number of seconds, got {t}"
-                )))
-            }
-        };
+        let time = seconds("time", time)?;
         let limits = Limits { depth, time, nodes };
         let source = resolve(game, None)?;
         let key = match &source {
@@ -1248,8 +1226,7 @@ impl Engine {
                     }
                 }
                 let heuristic = depth.is_some() || time.is_some() || nodes.is_some();
-                let stack = stack_for(depth.unwrap_or(0).saturating_add(200));
-                run_search(py, stack, &stop, || {
+                run_search(py, builtin_stack(depth), &stop, || {
                     with_game(*kind, position, heuristic, Move { engine, limits, algo })
                 })?
                 .map_err(|e| run_error(py, e))?
@@ -1262,21 +1239,9 @@ impl Engine {
                         "the engine keeps a transposition table: the game needs a hash(pos) method".into(),
                     ));
                 }
-                let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-                let (s, failure) = run_search(py, stack_for(max_ply.saturating_add(64)), &stop, || {
-                    Python::with_gil(|py| match PyGame::new(obj.bind(py).clone(), max_ply) {
-                        Ok(game) => {
-                            let s = engine_move(engine, &game, &limits, algo, |m| BestMove::Index(m as usize));
-                            (Some(s), game.take_failure())
-                        }
-                        Err(e) => (None, Some(e)),
-                    })
-                })?;
-                match (s, failure) {
-                    (_, Some(e)) => return Err(e),
-                    (Some(s), None) => s,
-                    (None, None) => return Err(PyRuntimeError::new_err("no answer")),
-                }
+                search_py_game(py, obj, depth, &stop, |game: &PyGame<'_>| {
+                    engine_move(engine, game, &limits, algo, |m| BestMove::Index(m as usize))
+                })?
             }
             _ => unreachable!("checked above"),
         };

@@ -35,7 +35,7 @@
 //! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
 //! that one thread's search cannot wipe what the others found.
 
-use crate::table::{Entry, Table, TableError, TableErrorKind, TableSize, NO_MOVE};
+use crate::table::{check_megabytes, Entry, Table, TableError, TableErrorKind, NO_MOVE};
 use crate::value::Value;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -97,7 +97,7 @@ impl SharedTable {
     /// A size of 0 or over [`MAX_TABLE_MB`](crate::MAX_TABLE_MB), over the machine's memory, or
     /// refused by the allocator.
     pub fn with_megabytes(megabytes: usize) -> Result<SharedTable, TableError> {
-        TableSize::Megabytes(megabytes).check()?;
+        check_megabytes(megabytes)?;
         let buckets = (megabytes.saturating_mul(1 << 20) / (WORDS * 8)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let n = buckets * WORDS + WORDS - 1;

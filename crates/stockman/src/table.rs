@@ -74,7 +74,7 @@ impl TableSize {
     }
 }
 
-fn check_megabytes(mb: usize) -> Result<(), TableError> {
+pub(crate) fn check_megabytes(mb: usize) -> Result<(), TableError> {
     if !(1..=MAX_TABLE_MB).contains(&mb) {
         return Err(TableError {
             megabytes: mb,

@@ -7,15 +7,14 @@
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::{Algorithm, ConnectFour, Game, RandomSpec, RandomTree};
 
-const DEPTH_FIRST: [Algorithm; 7] = [
-    Algorithm::AlphaBeta,
-    Algorithm::NegaScout,
-    Algorithm::MtSss,
-    Algorithm::MtDual,
-    Algorithm::Mtdf,
-    Algorithm::MtdBi,
-    Algorithm::Bns,
-];
+/// The algorithms with a parallel form (the depth-first ones but minimax).
+fn depth_first() -> Vec<Algorithm> {
+    Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|&a| stockman::algorithms::lazy_smp::supports(a))
+        .collect()
+}
 
 fn request(threads: usize, iterative: bool, tt_mb: Option<usize>, depth: Option<u32>) -> stockman::run::Request {
     Settings {
@@ -90,22 +89,17 @@ fn lazy_smp_solves_connect_four_positions_exactly() {
         let game = ConnectFour::from_moves(moves).unwrap();
         let threads = [2, 3, 4, 8][i % 4];
         let r = Settings {
-            algorithms: Some(DEPTH_FIRST.to_vec()),
+            algorithms: Some(depth_first()),
             threads: Some(threads),
             tt_mb: Some(if i % 2 == 0 { 1 } else { 16 }),
             ..Settings::default()
         }
         .request(SourceKind::Game(stockman::run::GameKind::Connect4))
         .unwrap();
-        for s in runner.solve_threads(&game, &r) {
-            assert!(s.error.is_none(), "{moves}: {} {:?}", s.label(), s.error);
-            match s.value {
-                Some(v) => assert_eq!(v, score, "{moves} on {threads} threads: {}", s.label()),
-                None => {
-                    let (lo, hi) = s.bound.unwrap();
-                    assert!(lo <= score && score < hi || lo == score && hi == score, "{moves}: bns");
-                }
-            }
+        let solutions = runner.solve_threads(&game, &r);
+        assert_eq!(solutions.len(), 7);
+        check(&solutions, score, &format!("{moves} on {threads} threads"));
+        for s in &solutions {
             // The best move reaches the value (BNS: its bound).
             let best = s.best_move.unwrap_or_else(|| {
                 panic!(

@@ -511,8 +511,13 @@ impl Runner {
             .algorithms
             .iter()
             .copied()
-            .filter(|&a| !lazy_smp::runs_parallel(a, request.iterative && !a.is_best_first(), request.options.depth))
+            .filter(|&a| !Runner::parallel(request, a))
             .collect()
+    }
+
+    /// Whether `request` runs `algorithm` on several threads.
+    fn parallel(request: &Request, algorithm: Algorithm) -> bool {
+        request.threads > 1 && lazy_smp::runs_parallel(algorithm, request.iterative, request.options.depth)
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see
@@ -524,7 +529,7 @@ impl Runner {
         request: &Request,
         obs: &mut O,
     ) -> Solution<G::Move> {
-        if request.threads <= 1 || !lazy_smp::runs_parallel(algorithm, request.iterative, request.options.depth) {
+        if !Runner::parallel(request, algorithm) {
             return self.solve_one(game, algorithm, request, obs);
         }
         let deepened = request.iterative;
