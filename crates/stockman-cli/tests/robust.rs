@@ -275,78 +275,44 @@ fn no_subcommand_panics_on_any_source() {
                 args.extend(opts.iter().copied());
                 let run = stockman(&args);
                 runs += 1;
-                let code = run.code.expect("an exit code");
-                assert!(matches!(code, 0..=3), "stockman {args:?} exited {code}: {run:?}");
-                assert!(!run.stderr.contains("internal error"), "stockman {args:?}: {run:?}");
-                if code == 2 {
-                    assert!(run.stderr.starts_with("error"), "stockman {args:?}: {run:?}");
-                }
+                exits_as_documented(&args, &run);
             }
         }
     }
-    for args in [
-        vec!["play", "--game", "connect4", "--depth", "1"],
-        vec!["play", "--game", "othello", "--depth", "1", "--algo", "bns"],
-        vec!["play", "--game", "chess", "--depth", "1", "--human", "second"],
-        vec!["play", "--game", "tictactoe", "--algo", "sss"],
-        vec!["play", "--game", "tictactoe", "--tt-mb", "100000"],
-        vec![
-            "match",
-            "--game",
-            "tictactoe",
-            "--engines",
-            "bns,mt-dual",
-            "--games",
-            "2",
-            "--depth",
-            "2",
-        ],
-        vec![
-            "match",
-            "--game",
-            "othello",
-            "--engines",
-            "mtdf,negascout",
-            "--games",
-            "2",
-            "--depth",
-            "1",
-        ],
-        vec![
-            "match",
-            "--game",
-            "connect4",
-            "--engines",
-            "mtdf",
-            "--games",
-            "2",
-            "--depth",
-            "1",
-        ],
-        vec![
-            "match",
-            "--game",
-            "chess",
-            "--engines",
-            "mtdf,mtd-bi",
-            "--games",
-            "0",
-            "--depth",
-            "1",
-        ],
-        vec!["gen", "--random", "width=2,depth=2,seed=1"],
-        vec!["gen", "--random", "width=1000,depth=1000"],
-        vec!["experiment", "--dry-run"],
-        vec!["experiment", "--config", "/no/such.toml"],
-        vec!["experiment", "--game", "connect4", "--dry-run"],
+    for line in [
+        "play --game connect4 --depth 1",
+        "play --game othello --depth 1 --algo bns",
+        "play --game chess --depth 1 --human second",
+        "play --game tictactoe --algo sss",
+        "play --game tictactoe --tt-mb 100000",
+        "match --game tictactoe --engines bns,mt-dual --games 2 --depth 2",
+        "match --game othello --engines mtdf,negascout --games 2 --depth 1",
+        "match --game connect4 --engines mtdf --games 2 --depth 1",
+        "match --game chess --engines mtdf,mtd-bi --games 0 --depth 1",
+        "gen --random width=2,depth=2,seed=1",
+        "gen --random width=1000,depth=1000",
+        "experiment --dry-run",
+        "experiment --config /no/such.toml",
+        "experiment --game connect4 --dry-run",
     ] {
+        let args: Vec<&str> = line.split_whitespace().collect();
         let run = stockman_fed(&args, Some("junk\n1\n2\n3\nquit\n"));
         runs += 1;
-        let code = run.code.expect("an exit code");
-        assert!(matches!(code, 0..=3), "stockman {args:?} exited {code}: {run:?}");
-        assert!(!run.stderr.contains("internal error"), "stockman {args:?}: {run:?}");
+        exits_as_documented(&args, &run);
     }
     assert!(runs > 300, "{runs}");
+}
+
+/// Only the documented exit codes, no internal error, and bad input
+/// (exit 2) said on standard error.
+#[track_caller]
+fn exits_as_documented(args: &[&str], run: &Run) {
+    let code = run.code.expect("an exit code");
+    assert!(matches!(code, 0..=3), "stockman {args:?} exited {code}: {run:?}");
+    assert!(!run.stderr.contains("internal error"), "stockman {args:?}: {run:?}");
+    if code == 2 {
+        assert!(run.stderr.starts_with("error"), "stockman {args:?}: {run:?}");
+    }
 }
 
 /// `--threads`: every algorithm keeps its one-thread value (BNS its
@@ -400,5 +366,25 @@ fn threads_keep_every_value_and_bad_counts_are_refused() {
         let run = fails(&["solve", "--random", spec, "--threads", bad]);
         assert_eq!(run.code, Some(2), "{run:?}");
         assert_contains(&run.stderr, &["--threads"]);
+    }
+}
+
+/// Helper threads get the stack of the search that starts them: a chain
+/// nearly as deep as a tree file may nest is searched on two threads
+/// (the helpers' fixed 256 MiB once overflowed and aborted the process).
+#[test]
+fn threads_search_a_chain_almost_a_million_deep() {
+    let n = 999_000;
+    let f = TempFile::new("deep-threads.tree", format!("{}1{}", "[".repeat(n), "]".repeat(n)));
+    let rows = solve_json(&[
+        "--tree",
+        f.arg(),
+        "--algo",
+        "alphabeta,negascout,mtdf",
+        "--threads",
+        "2",
+    ]);
+    for r in &rows {
+        assert_eq!((&r["value"], &r["best_move"]), (&Json::from(1), &Json::from(0)), "{r}");
     }
 }

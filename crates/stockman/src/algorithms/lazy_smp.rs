@@ -74,9 +74,52 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>) -> Sea
     o
 }
 
-/// Bytes of stack for a helper thread.
+/// One thread's search of `algo` through its own handle of `table`.
+fn search_one<G: Game, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    table: &SharedTable,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let mut heur = Heuristics::new();
+    if deepen {
+        iterative::search_kept(game, algo, opts, obs, table.handle(), &mut heur)
+    } else {
+        algo.search_kept(game, opts, obs, table.handle(), &mut heur)
+    }
+}
+
+/// Bytes of stack for a helper thread: as much as the calling thread has
+/// (a helper goes as deep as the main search, and the caller sized its
+/// stack to the tree: a chain a million plies deep needs ~1 GiB), and at
+/// least 256 MiB plus 4 KiB a ply of the depth.
 fn helper_stack(opts: &SearchOptions) -> usize {
-    (256usize << 20).saturating_add((opts.depth.unwrap_or(0) as usize).saturating_mul(4096))
+    let estimate = (256usize << 20).saturating_add((opts.depth.unwrap_or(0) as usize).saturating_mul(4096));
+    estimate.max(current_stack_size().unwrap_or(0))
+}
+
+/// The size of the calling thread's stack, where the system tells it.
+fn current_stack_size() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `pthread_getattr_np` fills `attr` for the calling thread (a
+    // live thread), which is read only after it succeeded and destroyed
+    // after use; `pthread_attr_getstack` writes through valid pointers.
+    unsafe {
+        let mut attr = std::mem::MaybeUninit::<libc::pthread_attr_t>::uninit();
+        if libc::pthread_getattr_np(libc::pthread_self(), attr.as_mut_ptr()) != 0 {
+            return None;
+        }
+        let mut attr = attr.assume_init();
+        let mut addr = std::ptr::null_mut();
+        let mut size = 0usize;
+        let ok = libc::pthread_attr_getstack(&attr, &mut addr, &mut size) == 0;
+        libc::pthread_attr_destroy(&mut attr);
+        ok.then_some(size)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// One search of `algo` (deepened when `deepen`) on `threads` threads
@@ -110,16 +153,8 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    let one = |o: &SearchOptions, obs: &mut O| {
-        let mut heur = Heuristics::new();
-        if deepen {
-            iterative::search_kept(game, algo, o, obs, table.handle(), &mut heur)
-        } else {
-            algo.search_kept(game, o, obs, table.handle(), &mut heur)
-        }
-    };
     if threads <= 1 || !runs_parallel(algo, deepen, opts.depth) {
-        return one(opts, obs);
+        return search_one(game, algo, opts, deepen, table, obs);
     }
     let stop = Arc::new(AtomicBool::new(false));
     std::thread::scope(|s| {
@@ -130,13 +165,7 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
                     .name(format!("stockman-helper-{i}"))
                     .stack_size(helper_stack(opts))
                     .spawn_scoped(s, move || {
-                        let mut heur = Heuristics::new();
-                        let r = if deepen {
-                            iterative::search_kept(game, algo, &o, &mut NoObserver, table.handle(), &mut heur)
-                        } else {
-                            algo.search_kept(game, &o, &mut NoObserver, table.handle(), &mut heur)
-                        };
-                        match r {
+                        match search_one(game, algo, &o, deepen, table, &mut NoObserver) {
                             Ok(out) => Some(out.stats),
                             Err(e) => e.stats().copied(),
                         }
@@ -144,7 +173,7 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
                     .ok()
             })
             .collect();
-        let main = one(opts, obs);
+        let main = search_one(game, algo, opts, deepen, table, obs);
         stop.store(true, Ordering::Relaxed);
         let mut extra = crate::stats::Stats::default();
         for h in helpers {
