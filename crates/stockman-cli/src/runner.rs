@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::run::{Request, RunError, Runner, Settings, SourceKind};
-use stockman::{Algorithm, Game, Observer, Role, SearchOptions, TableSize};
+use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, TableSize};
 
 /// Options shared by `solve` and `trace`.
 #[derive(Args, Debug, Clone)]
@@ -51,11 +51,17 @@ pub struct SearchArgs {
     /// MTD(f)'s first guess.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
-    /// Threads per search: more than 1 runs the depth-first algorithms by
-    /// Lazy SMP through one shared table (minimax and the best-first ones
-    /// stay on one thread, with a note); 1 keeps the exact one-thread counts.
+    /// Threads per search: more than 1 runs the depth-first algorithms on
+    /// that many threads through one shared table, as --parallel says
+    /// (minimax and the best-first ones stay on one thread, with a note); 1
+    /// keeps the exact one-thread counts.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
+    /// How several threads share a search: `abdada` (threads put off the
+    /// moves another thread is on: they split the work) or `lazy-smp`
+    /// (helpers race the main search through the table).
+    #[arg(long, value_name = "HOW", default_value_t = Parallel::default())]
+    pub parallel: Parallel,
     #[command(flatten)]
     pub enhance: Enhancements,
 }
@@ -191,6 +197,7 @@ impl SearchArgs {
             leaves,
             eval_cost_ns: self.eval_cost_ns,
             threads: Some(self.threads),
+            parallel: Some(self.parallel),
         })
     }
 

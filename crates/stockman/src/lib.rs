@@ -43,7 +43,7 @@ pub mod table;
 pub mod trees;
 pub mod value;
 
-pub use algorithms::{Algorithm, UnknownAlgorithm};
+pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
 pub use engine::{Engine, Limits};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
 pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};

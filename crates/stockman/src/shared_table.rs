@@ -29,6 +29,17 @@
 //! ("depth-preferred"), slot 1 the newest ("always replace"), the two-tier
 //! scheme of Breuker, Uiterwijk and van den Herik.
 //!
+//! # Who searches what (ABDADA)
+//! Beside the entries the table keeps a small array of the positions
+//! (key and draft) that threads are searching now, for the exclusive
+//! search of Weill's ABDADA: a handle from [`SharedTable::exclusive_handle`]
+//! claims a position when it starts expanding it, releases it when done, and
+//! tells a search whether some other thread is on a position now, so that
+//! the search can put that move off and take a sibling instead. A slot
+//! holds one position; two that share a slot overwrite each other, which
+//! can only make a thread put off a move it did not need to, or search one
+//! that another thread is on: the order changes, never a value.
+//!
 //! # Clearing
 //! [`SharedTable::clear`] (which needs no search to be running: it takes
 //! `&mut self`) starts a new generation; entries of another generation
@@ -61,7 +72,14 @@ struct Inner {
     bits: u32,
     /// The current generation (never 0, so that zeroed slots are empty).
     generation: AtomicU8,
+    /// The positions being searched now (see "Who searches what").
+    busy: Box<[AtomicU64]>,
 }
+
+/// Slots of the array of positions being searched: a few times more than
+/// the positions a few threads have open at once, small enough to stay in
+/// a core's cache.
+const BUSY_SLOTS: usize = 1 << 14;
 
 /// A lockless transposition table for many threads; see the module
 /// documentation. Searches use it through [`SharedTable::handle`].
@@ -88,6 +106,8 @@ pub struct SharedTable {
 #[derive(Clone, Debug)]
 pub struct SharedHandle {
     inner: Arc<Inner>,
+    /// Whether it claims the positions it searches and reports the others' ([`Table::shares_work`]).
+    exclusive: bool,
 }
 
 impl SharedTable {
@@ -124,6 +144,7 @@ impl SharedTable {
                 mask: buckets - 1,
                 bits: buckets.trailing_zeros(),
                 generation: AtomicU8::new(1),
+                busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             }),
         })
     }
@@ -132,6 +153,17 @@ impl SharedTable {
     pub fn handle(&self) -> SharedHandle {
         SharedHandle {
             inner: self.inner.clone(),
+            exclusive: false,
+        }
+    }
+
+    /// A handle for one thread of an ABDADA search: it also claims the
+    /// positions its search expands and tells it which ones other threads
+    /// are on ([`Table::shares_work`]).
+    pub fn exclusive_handle(&self) -> SharedHandle {
+        SharedHandle {
+            inner: self.inner.clone(),
+            exclusive: true,
         }
     }
 
@@ -163,6 +195,15 @@ impl SharedTable {
 }
 
 impl Inner {
+    /// The slot of the position `key` at `draft` in the busy array, and
+    /// the word that marks it (never 0, which marks a free slot).
+    #[inline]
+    fn busy_slot(&self, key: u64, draft: u32) -> (&AtomicU64, u64) {
+        let mark = (key ^ u64::from(draft).wrapping_mul(0xD6E8_FEB8_6659_FD93)).max(1);
+        let i = (mark.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize & (BUSY_SLOTS - 1);
+        (&self.busy[i], mark)
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64] {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1 >> (63 - self.bits);
@@ -293,6 +334,34 @@ impl Table for SharedHandle {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+
+    #[inline]
+    fn shares_work(&self) -> bool {
+        self.exclusive
+    }
+
+    #[inline]
+    fn busy(&self, key: u64, draft: u32) -> bool {
+        let (slot, mark) = self.inner.busy_slot(key, draft);
+        self.exclusive && slot.load(Ordering::Relaxed) == mark
+    }
+
+    #[inline]
+    fn claim(&self, key: u64, draft: u32) {
+        if self.exclusive {
+            let (slot, mark) = self.inner.busy_slot(key, draft);
+            slot.store(mark, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn release(&self, key: u64, draft: u32) {
+        if self.exclusive {
+            let (slot, mark) = self.inner.busy_slot(key, draft);
+            // Only our own mark: another position may hold the slot now.
+            let _ = slot.compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
     }
 }
 

@@ -187,6 +187,27 @@ pub trait Table {
     /// before the probe hides the memory's latency. A hint: by default nothing.
     #[inline]
     fn prefetch(&self, _key: u64) {}
+    /// Whether the threads searching through this table tell each other
+    /// which positions they are searching now (the exclusive search of
+    /// Weill's ABDADA; see [`SharedTable::exclusive_handle`](crate::SharedTable::exclusive_handle)).
+    /// By default no: a table of one search.
+    #[inline]
+    fn shares_work(&self) -> bool {
+        false
+    }
+    /// Whether another thread is searching the position `key` at `draft`
+    /// now. By default never.
+    #[inline]
+    fn busy(&self, _key: u64, _draft: u32) -> bool {
+        false
+    }
+    /// Marks the position `key` at `draft` as being searched by this thread
+    /// (until [`Table::release`]). By default nothing.
+    #[inline]
+    fn claim(&self, _key: u64, _draft: u32) {}
+    /// Ends a [`Table::claim`]. By default nothing.
+    #[inline]
+    fn release(&self, _key: u64, _draft: u32) {}
 }
 
 /// A borrowed table: lets a caller keep one table across several searches
@@ -207,6 +228,22 @@ impl<T: Table + ?Sized> Table for &mut T {
     #[inline]
     fn prefetch(&self, key: u64) {
         (**self).prefetch(key)
+    }
+    #[inline]
+    fn shares_work(&self) -> bool {
+        (**self).shares_work()
+    }
+    #[inline]
+    fn busy(&self, key: u64, draft: u32) -> bool {
+        (**self).busy(key, draft)
+    }
+    #[inline]
+    fn claim(&self, key: u64, draft: u32) {
+        (**self).claim(key, draft)
+    }
+    #[inline]
+    fn release(&self, key: u64, draft: u32) {
+        (**self).release(key, draft)
     }
 }
 

@@ -1,11 +1,11 @@
-//! Lazy SMP against the one-thread searches: on thousands of seeded random
+//! Lazy SMP and ABDADA against the one-thread searches: on seeded random
 //! trees and on Connect Four test positions, every depth-first algorithm on
-//! 2 to 8 threads returns the one-thread value (BNS: a bound that holds it;
+//! 2 to 8 threads, both ways, returns the one-thread value (BNS: a bound that holds it;
 //! a best move whose subtree holds it), whatever the threads' timing.
 //! Values only: counts and times depend on the scheduler.
 
 use stockman::run::{Runner, Settings, SourceKind};
-use stockman::{Algorithm, ConnectFour, Game, RandomSpec, RandomTree};
+use stockman::{Algorithm, ConnectFour, Game, Parallel, RandomSpec, RandomTree};
 
 /// The algorithms with a parallel form (the depth-first ones but minimax).
 fn depth_first() -> Vec<Algorithm> {
@@ -17,9 +17,20 @@ fn depth_first() -> Vec<Algorithm> {
 }
 
 fn request(threads: usize, iterative: bool, tt_mb: Option<usize>, depth: Option<u32>) -> stockman::run::Request {
+    request_by(Parallel::default(), threads, iterative, tt_mb, depth)
+}
+
+fn request_by(
+    parallel: Parallel,
+    threads: usize,
+    iterative: bool,
+    tt_mb: Option<usize>,
+    depth: Option<u32>,
+) -> stockman::run::Request {
     Settings {
         algorithms: Some(Algorithm::ALL.to_vec()),
         threads: Some(threads),
+        parallel: Some(parallel),
         iterative,
         tt_mb,
         depth,
@@ -59,7 +70,7 @@ fn check<M>(solutions: &[stockman::run::Solution<M>], value: i32, what: &str) {
 fn every_algorithm_on_2_to_8_threads_keeps_its_value_on_random_trees() {
     let mut runner = Runner::new();
     let mut trees = 0;
-    for seed in 1..=400u64 {
+    for seed in 1..=1500u64 {
         let width = 2 + seed % 5;
         let depth = 2 + (seed % 5) as u32;
         let model = if seed % 2 == 0 { "iid" } else { "incremental" };
@@ -69,28 +80,34 @@ fn every_algorithm_on_2_to_8_threads_keeps_its_value_on_random_trees() {
         let threads = 2 + (seed % 7) as usize;
         // A small table keeps the threads racing for the same buckets.
         let tt = if seed % 3 == 0 { Some(1) } else { None };
-        let r = request(threads, seed % 4 == 1, tt, None);
-        let solutions = runner.solve_threads(&tree, &r);
-        assert_eq!(solutions.len(), Algorithm::ALL.len());
-        check(&solutions, value, &format!("{spec} on {threads} threads"));
-        trees += 1;
+        for how in Parallel::ALL {
+            // Iterative deepening runs on several threads to a last depth.
+            let deepen = seed % 4 == 1;
+            let r = request_by(how, threads, deepen, tt, deepen.then_some(depth));
+            let solutions = runner.solve_threads(&tree, &r);
+            assert_eq!(solutions.len(), Algorithm::ALL.len());
+            check(&solutions, value, &format!("{spec} on {threads} threads, {how}"));
+            trees += 1;
+        }
     }
-    assert_eq!(trees, 400);
+    assert_eq!(trees, 3000);
 }
 
 #[test]
-fn lazy_smp_solves_connect_four_positions_exactly() {
+fn lazy_smp_and_abdada_solve_connect_four_positions_exactly() {
     let text = include_str!("data/connect4/Test_L2_R1");
     let mut runner = Runner::new();
-    for (i, line) in text.lines().take(60).enumerate() {
+    for (i, line) in text.lines().take(200).enumerate() {
         let mut parts = line.split_whitespace();
         let moves = parts.next().unwrap();
         let score: i32 = parts.next().unwrap().parse().unwrap();
         let game = ConnectFour::from_moves(moves).unwrap();
         let threads = [2, 3, 4, 8][i % 4];
+        let how = Parallel::ALL[i / 4 % 2];
         let r = Settings {
             algorithms: Some(depth_first()),
             threads: Some(threads),
+            parallel: Some(how),
             tt_mb: Some(if i % 2 == 0 { 1 } else { 16 }),
             ..Settings::default()
         }
@@ -98,12 +115,12 @@ fn lazy_smp_solves_connect_four_positions_exactly() {
         .unwrap();
         let solutions = runner.solve_threads(&game, &r);
         assert_eq!(solutions.len(), 7);
-        check(&solutions, score, &format!("{moves} on {threads} threads"));
+        check(&solutions, score, &format!("{moves} on {threads} threads, {how}"));
         for s in &solutions {
             // The best move reaches the value (BNS: its bound).
             let best = s.best_move.unwrap_or_else(|| {
                 panic!(
-                    "{moves} on {threads} threads: {} has no best move: {:?}",
+                    "{moves} on {threads} threads, {how}: {} has no best move: {:?}",
                     s.label(),
                     s.stats
                 )

@@ -103,13 +103,21 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     etc: bool,
     /// Reusable move orders, one per ply (used only when a heuristic reorders).
     orders: Vec<Vec<u32>>,
+    /// Whether the table shares work among threads (ABDADA): then a node
+    /// claims itself while expanded, and puts off the moves other threads
+    /// are on until its other moves are done.
+    abdada: bool,
+    /// Set by a node that another thread is searching, when its parent
+    /// asked it to return at once in that case; the parent puts it off.
+    deferred: bool,
+    /// Reusable lists of put-off moves, one per ply.
+    later: Vec<Vec<u32>>,
 }
 
 impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T, heur: &'a mut Heuristics) -> Self {
         Engine {
             cx: Context::new(game, opts, obs),
-            table,
             move_first: opts.table_move_first,
             table_at_horizon: opts.table_at_horizon,
             root_best: None,
@@ -119,6 +127,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             killers: opts.killers,
             etc: opts.etc && T::ENABLED,
             orders: Vec::new(),
+            abdada: T::ENABLED && table.shares_work(),
+            deferred: false,
+            later: Vec::new(),
+            table,
         }
     }
 
@@ -384,7 +396,21 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     }
 
     /// Searches the node `pos` at `ply` (used by drivers that work below the root, like BNS).
-    pub fn node(&mut self, pos: &G::Position, ply: u32, mut alpha: Value, mut beta: Value) -> Result<Value, Stop> {
+    pub fn node(&mut self, pos: &G::Position, ply: u32, alpha: Value, beta: Value) -> Result<Value, Stop> {
+        self.node_shared(pos, ply, alpha, beta, false)
+    }
+
+    /// [`Engine::node`]; when `exclusive` (ABDADA's exclusive search of a
+    /// younger brother) and another thread is expanding `pos` now, returns
+    /// at once with [`Engine::deferred`] set, for the parent to come back later.
+    fn node_shared(
+        &mut self,
+        pos: &G::Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+        exclusive: bool,
+    ) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
         if O::WINDOWS {
@@ -403,25 +429,56 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if self.cx.at_horizon(ply) {
             return self.leaf(pos, &p);
         }
+        let draft = self.cx.draft(ply);
+        let claim = if self.abdada { p.key } else { None };
+        if let Some(k) = claim {
+            if exclusive && self.table.busy(k, draft) {
+                self.deferred = true;
+                return Ok(0);
+            }
+        }
         let start = self.cx.push_moves(pos, ply);
         let n = self.cx.stack.len() - start;
         if n == 0 {
             return self.leaf(pos, &p);
         }
+        if let Some(k) = claim {
+            self.table.claim(k, draft);
+        }
         self.cx.stats.nodes_expanded += 1;
         self.prefetch_children(pos, start, ply);
         let role = self.cx.game.role(pos);
         if let Some((v, i)) = self.etc_cut(pos, start, ply, role, alpha, beta) {
+            if let Some(k) = claim {
+                self.table.release(k, draft);
+            }
             self.cx.pop_moves(start);
             self.store(&p, v, alpha, beta, i as u32);
             return Ok(v);
         }
         let order = self.order(pos, start, p.hint, ply);
+        let mut later = match claim {
+            Some(_) => self.later.get_mut(ply as usize).map(std::mem::take).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        later.clear();
         let mut g = role.worst();
         let mut best = order.at(0);
+        let mut searched = 0usize;
         let mut result = Ok(());
-        for k in 0..n {
-            let i = order.at(k);
+        // The moves in order, then the ones put off (searched without
+        // asking: nothing is put off twice).
+        let (mut k, mut j) = (0, 0);
+        loop {
+            let (i, excl) = if k < n {
+                k += 1;
+                (order.at(k - 1), claim.is_some() && k > 1)
+            } else if j < later.len() {
+                j += 1;
+                (later[j - 1] as usize, false)
+            } else {
+                break;
+            };
             let (a, b) = match role {
                 Role::Max => {
                     if g >= beta {
@@ -438,14 +495,19 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             };
             let child = self.cx.game.play(pos, self.cx.stack[start + i]);
             self.cx.enter(i);
-            let r = self.node(&child, ply + 1, a, b);
+            let r = self.node_shared(&child, ply + 1, a, b, excl);
             self.cx.leave();
             match r {
+                Ok(_) if self.deferred => {
+                    self.deferred = false;
+                    later.push(i as u32);
+                }
                 Ok(v) => {
-                    if role.prefers(v, g) || k == 0 {
+                    if role.prefers(v, g) || searched == 0 {
                         g = v;
                         best = i;
                     }
+                    searched += 1;
                 }
                 Err(e) => {
                     result = Err(e);
@@ -454,6 +516,14 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             }
         }
         self.give_order(ply, order);
+        if let Some(k) = claim {
+            self.table.release(k, draft);
+            let ply = ply as usize;
+            if self.later.len() <= ply {
+                self.later.resize_with(ply + 1, Vec::new);
+            }
+            self.later[ply] = later;
+        }
         if result.is_ok() {
             self.learn(pos, self.cx.stack[start + best], ply, role, g, alpha, beta);
         }

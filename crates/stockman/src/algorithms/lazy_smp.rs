@@ -60,8 +60,9 @@ pub fn runs_parallel(algo: Algorithm, deepen: bool, depth: Option<u32>) -> bool 
     supports(algo) && !(deepen && depth.is_none())
 }
 
-/// The options of helper `i` (from 1): the same search, ordered otherwise.
-fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>) -> SearchOptions {
+/// The options of helper `i` (from 1): the same search, ordered otherwise
+/// when `diversify`.
+fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, diversify: bool) -> SearchOptions {
     let mut o = opts.clone();
     o.stop = Some(stop.clone());
     o.progress = None;
@@ -70,24 +71,31 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>) -> Sea
     // first guesses for MTD(f), and the history heuristic, were tried and
     // cost nodes: a helper's pass at another test value overwrites the
     // bounds the main search's passes keep in the same entries.)
-    o.killers ^= i % 2 == 0;
+    o.killers ^= diversify && i % 2 == 0;
     o
 }
 
-/// One thread's search of `algo` through its own handle of `table`.
+/// One thread's search of `algo` through its own handle of `table`
+/// (an exclusive one when `exclusive`: ABDADA).
 fn search_one<G: Game, O: Observer>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
     deepen: bool,
     table: &SharedTable,
+    exclusive: bool,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let mut heur = Heuristics::new();
-    if deepen {
-        iterative::search_kept(game, algo, opts, obs, table.handle(), &mut heur)
+    let handle = if exclusive {
+        table.exclusive_handle()
     } else {
-        algo.search_kept(game, opts, obs, table.handle(), &mut heur)
+        table.handle()
+    };
+    if deepen {
+        iterative::search_kept(game, algo, opts, obs, handle, &mut heur)
+    } else {
+        algo.search_kept(game, opts, obs, handle, &mut heur)
     }
 }
 
@@ -153,19 +161,36 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
+    on_threads(game, algo, opts, deepen, threads, table, false, obs)
+}
+
+/// The searches of `algo` on `threads` threads through `table`: Lazy SMP
+/// (helpers diversified), or ABDADA when `exclusive` (every thread with an
+/// exclusive handle, in the same order).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    threads: usize,
+    table: &SharedTable,
+    exclusive: bool,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
     if threads <= 1 || !runs_parallel(algo, deepen, opts.depth) {
-        return search_one(game, algo, opts, deepen, table, obs);
+        return search_one(game, algo, opts, deepen, table, false, obs);
     }
     let stop = Arc::new(AtomicBool::new(false));
     std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|i| {
-                let o = helper_options(opts, i, &stop);
+                let o = helper_options(opts, i, &stop, !exclusive);
                 std::thread::Builder::new()
                     .name(format!("stockman-helper-{i}"))
                     .stack_size(helper_stack(opts))
                     .spawn_scoped(s, move || {
-                        match search_one(game, algo, &o, deepen, table, &mut NoObserver) {
+                        match search_one(game, algo, &o, deepen, table, exclusive, &mut NoObserver) {
                             Ok(out) => Some(out.stats),
                             Err(e) => e.stats().copied(),
                         }
@@ -173,7 +198,7 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
                     .ok()
             })
             .collect();
-        let main = search_one(game, algo, opts, deepen, table, obs);
+        let main = search_one(game, algo, opts, deepen, table, exclusive, obs);
         stop.store(true, Ordering::Relaxed);
         let mut extra = crate::stats::Stats::default();
         for h in helpers {

@@ -17,6 +17,7 @@
 //!
 //! [`iterative`] deepens any depth-first one of them.
 
+pub mod abdada;
 pub mod alphabeta;
 mod best_first;
 pub mod bns;
@@ -266,5 +267,70 @@ impl Algorithm {
             }
         }
         Ok(out)
+    }
+}
+
+/// How a depth-first search uses several threads, by name: `lazy-smp`
+/// ([`lazy_smp`]: helpers race the main search through the shared table)
+/// or `abdada` ([`abdada`]: every thread also puts off the moves another
+/// one is on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Parallel {
+    /// Lazy SMP.
+    LazySmp,
+    /// ABDADA, Kerrigan's simplification (the default: it splits the work).
+    #[default]
+    Abdada,
+}
+
+impl Parallel {
+    /// Both, in the order of their names.
+    pub const ALL: [Parallel; 2] = [Parallel::LazySmp, Parallel::Abdada];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Parallel::LazySmp => "lazy-smp",
+            Parallel::Abdada => "abdada",
+        }
+    }
+
+    /// One search of `algo` on `threads` threads through `table` this way
+    /// (see [`lazy_smp::search_observed`] and [`abdada::search_observed`]).
+    ///
+    /// # Errors
+    /// What the calling thread's search reports.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_observed<G: Game + Sync, O: Observer>(
+        self,
+        game: &G,
+        algo: Algorithm,
+        opts: &SearchOptions,
+        deepen: bool,
+        threads: usize,
+        table: &crate::SharedTable,
+        obs: &mut O,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        match self {
+            Parallel::LazySmp => lazy_smp::search_observed(game, algo, opts, deepen, threads, table, obs),
+            Parallel::Abdada => abdada::search_observed(game, algo, opts, deepen, threads, table, obs),
+        }
+    }
+}
+
+impl std::fmt::Display for Parallel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Parallel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Parallel::ALL
+            .into_iter()
+            .find(|p| p.name() == t)
+            .ok_or_else(|| format!("unknown parallel search '{}' (known: lazy-smp, abdada)", s.trim()))
     }
 }

@@ -34,7 +34,7 @@
 
 pub mod batch;
 
-use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm};
+use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
 use crate::game::{CostlyEval, Game};
 use crate::games::{ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
@@ -219,8 +219,10 @@ pub struct Settings {
     pub eval_cost_ns: u64,
     /// Threads per search (default 1: today's exact trees and counts);
     /// more runs the depth-first algorithms by Lazy SMP
-    /// ([`lazy_smp`]) through a shared table.
+    /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::algorithms::abdada)) through a shared table.
     pub threads: Option<usize>,
+    /// How several threads share a search (default [`Parallel::Abdada`]).
+    pub parallel: Option<Parallel>,
 }
 
 /// The most threads one search may use.
@@ -300,6 +302,7 @@ impl Settings {
             leaves: self.leaves,
             eval_cost_ns: self.eval_cost_ns,
             threads,
+            parallel: self.parallel.unwrap_or_default(),
         })
     }
 }
@@ -321,6 +324,8 @@ pub struct Request {
     /// Threads per search (1: one; more: Lazy SMP for the depth-first
     /// algorithms, see [`Runner::solve_threads`]).
     pub threads: usize,
+    /// How several threads share a search.
+    pub parallel: Parallel,
 }
 
 /// One algorithm's answer, whole: what `stockman solve` prints as a row.
@@ -550,16 +555,14 @@ impl Runner {
         let table = &mut self.shared.as_mut().expect("made above").1;
         table.clear();
         let table = &*table;
-        let opts = &request.options;
-        let threads = request.threads;
         let (result, leaves) = if request.eval_cost_ns > 0 {
             let costly = CostlyEval {
                 game,
                 nanos: request.eval_cost_ns,
             };
-            parallel_recorded(&costly, algorithm, opts, deepened, threads, table, request.leaves, obs)
+            parallel_recorded(&costly, algorithm, request, table, obs)
         } else {
-            parallel_recorded(game, algorithm, opts, deepened, threads, table, request.leaves, obs)
+            parallel_recorded(game, algorithm, request, table, obs)
         };
         finish(result, leaves, algorithm, deepened, game)
     }
@@ -633,26 +636,24 @@ fn finish<R: Game>(
 /// A search's result and, when asked, the paths of the leaves it evaluated.
 type Recorded<M> = (Result<Outcome<M>, SearchError>, Option<Vec<Vec<u32>>>);
 
-/// A Lazy SMP search, its main thread's leaves recorded when asked.
-#[allow(clippy::too_many_arguments)]
+/// A search on several threads, its main thread's leaves recorded when asked.
 fn parallel_recorded<G: Game + Sync, O: Observer>(
     game: &G,
     algorithm: Algorithm,
-    opts: &SearchOptions,
-    deepened: bool,
-    threads: usize,
+    request: &Request,
     table: &SharedTable,
-    leaves: bool,
     obs: &mut O,
 ) -> Recorded<G::Move> {
-    if leaves {
+    let (opts, deepened, threads) = (&request.options, request.iterative, request.threads);
+    let mode = request.parallel;
+    if request.leaves {
         let mut rec = LeafRecorder::default();
-        let r = lazy_smp::search_observed(game, algorithm, opts, deepened, threads, table, &mut (&mut rec, obs));
+        let r = mode.search_observed(game, algorithm, opts, deepened, threads, table, &mut (&mut rec, obs));
         let paths = r.is_ok().then(|| rec.paths());
         (r, paths)
     } else {
         (
-            lazy_smp::search_observed(game, algorithm, opts, deepened, threads, table, obs),
+            mode.search_observed(game, algorithm, opts, deepened, threads, table, obs),
             None,
         )
     }

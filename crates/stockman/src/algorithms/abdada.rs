@@ -1,0 +1,87 @@
+//! ABDADA (Weill 1996): the depth-first searches on many threads, which
+//! share the work through the transposition table.
+//!
+//! Every thread searches the same root with the same algorithm, like
+//! [Lazy SMP](super::lazy_smp), through one [`SharedTable`]; in addition
+//! each thread *claims* the positions it expands, and a node searches its
+//! younger brothers (every move after the first) *exclusively*: a child
+//! another thread is expanding now is put off, the node takes its next
+//! move instead, and it comes back to the put-off ones at the end, by when
+//! the other thread has usually stored their values in the table. The
+//! eldest brother is always searched at once, as in Young Brothers Wait:
+//! its bound is what makes the younger ones cheap. The threads thus split
+//! a node's moves among themselves without a split point, a message or a
+//! copied position, and every algorithm on the MT engine (alpha-beta,
+//! MTD(f), MTD(bi), MT-SSS\*, MT-Dual\*, BNS) gets it unchanged. We use the
+//! simplification of Kerrigan: a small array of the positions being
+//! searched beside the table (see [`SharedTable`]), instead of a counter
+//! in every entry.
+//!
+//! Why ABDADA and not Young Brothers Wait (Feldmann 1993): YBWC splits a
+//! node's moves among idle threads at a split point, which needs the node's
+//! window, position and move list shared between threads, a helping master
+//! and a way to abort the workers of a cut; each algorithm's recursion would
+//! have to be rewritten around it. ABDADA needs only the shared table we
+//! already have, keeps every search's code and order, and is the scheme the
+//! table-driven MT family was made for. (NegaScout, whose engine is its
+//! own, runs under Lazy SMP in this mode.)
+//!
+//! Values are exact for the same reason as under Lazy SMP (every entry is a
+//! true bound; putting a move off changes the order, never the value).
+//! Counts depend on the threads' timing.
+//!
+//! # Complexity
+//! At most `threads` times one search's nodes in total; a put-off move costs
+//! one probe.
+//!
+//! # Example
+//! ```
+//! use stockman::algorithms::abdada;
+//! use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, SharedTable};
+//! let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
+//! let one = Algorithm::MtdBi.search(&tree, &SearchOptions::default()).unwrap();
+//! let table = SharedTable::with_megabytes(4).unwrap();
+//! let two = abdada::search(&tree, Algorithm::MtdBi, &SearchOptions::default(), false, 2, &table).unwrap();
+//! assert_eq!(one.value, two.value);
+//! ```
+
+use super::{lazy_smp, Algorithm};
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::shared_table::SharedTable;
+
+/// Whether a search of `algo` shares work under ABDADA (the others run
+/// as [`lazy_smp`] does).
+pub fn shares_work(algo: Algorithm) -> bool {
+    lazy_smp::supports(algo) && algo != Algorithm::NegaScout
+}
+
+/// One search of `algo` (deepened when `deepen`) on `threads` threads
+/// sharing `table` and the work; `threads <= 1` runs the plain search.
+///
+/// # Errors
+/// What the main search reports; the other threads' errors are dropped.
+pub fn search<G: Game + Sync>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    threads: usize,
+    table: &SharedTable,
+) -> Result<Outcome<G::Move>, SearchError> {
+    search_observed(game, algo, opts, deepen, threads, table, &mut NoObserver)
+}
+
+/// [`search`] with the calling thread's search reported to `obs`.
+pub fn search_observed<G: Game + Sync, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    deepen: bool,
+    threads: usize,
+    table: &SharedTable,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    lazy_smp::on_threads(game, algo, opts, deepen, threads, table, shares_work(algo), obs)
+}
