@@ -439,6 +439,27 @@ mod tests {
         assert_eq!(h.probe(same[2]).map(|e| e.draft), Some(3));
     }
 
+    /// What one exclusive handle claims, another sees as busy (at that
+    /// draft only) until it is released; plain handles share nothing.
+    #[test]
+    fn exclusive_handles_see_each_others_claims() {
+        let t = SharedTable::with_megabytes(1).unwrap();
+        let (a, b, plain) = (t.exclusive_handle(), t.exclusive_handle(), t.handle());
+        assert!(a.shares_work() && !plain.shares_work());
+        assert!(!b.busy(42, 7));
+        a.claim(42, 7);
+        assert!(b.busy(42, 7));
+        assert!(!b.busy(42, 6) && !b.busy(43, 7));
+        assert!(!plain.busy(42, 7));
+        plain.claim(43, 7);
+        assert!(!b.busy(43, 7), "a plain handle claims nothing");
+        // A release of what another claimed since leaves that claim alone.
+        b.release(42, 6);
+        assert!(b.busy(42, 7));
+        a.release(42, 7);
+        assert!(!b.busy(42, 7));
+    }
+
     /// Eight threads hammer a tiny table (16 buckets) with stores and
     /// probes of overlapping keys: every entry a probe returns is exactly
     /// the one stored for its key, never a torn mix.
@@ -453,6 +474,7 @@ mod tests {
                 mask: 15,
                 bits: 4,
                 generation: AtomicU8::new(1),
+                busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             }),
         };
         for table in [&t, &small] {
