@@ -162,8 +162,8 @@ impl GameTask for Match<'_> {
             None => random_openings(&start, pairs, self.args.opening_plies, self.args.seed)?,
         };
         let mut engines = [
-            self.args.engine.engine(self.algos[0])?,
-            self.args.engine.engine(self.algos[1])?,
+            self.args.engine.engine(self.algos[0], 0)?,
+            self.args.engine.engine(self.algos[1], 1)?,
         ];
         let limits = self.args.engine.limits();
         let mut results: Vec<EngineResult> = self

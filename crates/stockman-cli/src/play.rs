@@ -2,14 +2,15 @@
 //! through standard input.
 
 use crate::games::with_game;
-use crate::runner::{parse_seconds, Enhancements, DEFAULT_ASPIRATION};
+use crate::runner::{parse_seconds, parse_threads, Enhancements, DEFAULT_ASPIRATION};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
+use stockman::algorithms::lazy_smp;
 use stockman::run::{GameKind, GameTask};
-use stockman::{Algorithm, Engine, GameResult, Limits, Playable, SearchOptions, TableSize};
+use stockman::{Algorithm, Engine, GameResult, Limits, Parallel, Playable, SearchOptions, TableSize};
 
 /// Which side the person plays.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +33,38 @@ pub struct EngineArgs {
     /// Transposition table per engine, in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub tt_mb: u64,
+    /// Threads per engine (1: one thread, deterministic with --depth); in
+    /// `match`, `A,B` gives each engine its own count. The engines of a
+    /// match take turns, so they never compete for the cores.
+    #[arg(long, value_name = "N[,M]", default_value = "1", value_parser = parse_engine_threads, allow_negative_numbers = true)]
+    pub threads: EngineThreads,
+    /// How an engine's threads share a search: `abdada` or `lazy-smp`.
+    #[arg(long, value_name = "HOW", default_value_t = Parallel::default())]
+    pub parallel: Parallel,
     #[command(flatten)]
     pub enhance: Enhancements,
+}
+
+/// `--threads` of `play` and `match`: one count for every engine, or one each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineThreads {
+    /// The first engine's (the only one in `play`).
+    pub first: usize,
+    /// The second engine's, if given apart.
+    pub second: Option<usize>,
+}
+
+fn parse_engine_threads(s: &str) -> Result<EngineThreads, String> {
+    match s.split_once(',') {
+        None => Ok(EngineThreads {
+            first: parse_threads(s)?,
+            second: None,
+        }),
+        Some((a, b)) => Ok(EngineThreads {
+            first: parse_threads(a)?,
+            second: Some(parse_threads(b)?),
+        }),
+    }
 }
 
 impl EngineArgs {
@@ -51,14 +82,22 @@ impl EngineArgs {
         }
     }
 
-    /// An engine for `algo` with the enhancements a game program uses.
-    pub fn engine(&self, algo: Algorithm) -> Result<Engine> {
+    /// Engine `which` (0 or 1) for `algo`, with the enhancements a game
+    /// program uses, on its threads.
+    pub fn engine(&self, algo: Algorithm, which: usize) -> Result<Engine> {
         let mut opts = SearchOptions {
             table: TableSize::Megabytes(self.tt_mb as usize),
             ..SearchOptions::engine(Some(DEFAULT_ASPIRATION))
         };
         self.enhance.apply(&mut opts, true);
-        Ok(Engine::new(algo, opts)?)
+        let threads = match which {
+            0 => self.threads.first,
+            _ => self.threads.second.unwrap_or(self.threads.first),
+        };
+        if threads > 1 && !lazy_smp::supports(algo) {
+            eprintln!("note: {algo} has no parallel form here and runs on one thread (--threads {threads})");
+        }
+        Ok(Engine::new(algo, opts)?.with_threads(threads, self.parallel)?)
     }
 }
 
@@ -82,6 +121,9 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let algo = engine_algorithm(&args.algo, "--algo")?;
+    if args.engine.threads.second.is_some() {
+        bail!("--threads: `play` has one engine; give one count (N), not two");
+    }
     let task = Play { args: &args, algo };
     with_game(args.game, &args.position, true, task)
 }
@@ -95,7 +137,7 @@ impl GameTask for Play<'_> {
     type Output = Result<ExitCode>;
 
     fn run<G: Playable + Send + Sync + 'static>(self, mut game: G) -> Result<ExitCode> {
-        let mut engine = self.args.engine.engine(self.algo)?;
+        let mut engine = self.args.engine.engine(self.algo, 0)?;
         engine.new_game();
         let limits = self.args.engine.limits();
         let human_first = self.args.human == Side::First;

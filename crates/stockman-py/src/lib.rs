@@ -774,8 +774,22 @@ fn solve_game<G: Game>(
     request: &Request,
     best: impl Fn(&Solution<G::Move>) -> Option<BestMove>,
 ) -> Vec<Solution<BestMove>> {
-    runner
-        .solve(game, request)
+    named(runner.solve(game, request), best)
+}
+
+/// [`solve_game`] on `request.threads` threads (a game they can share).
+fn solve_shared<G: Game + Sync>(
+    runner: &mut Runner,
+    game: &G,
+    request: &Request,
+    best: impl Fn(&Solution<G::Move>) -> Option<BestMove>,
+) -> Vec<Solution<BestMove>> {
+    named(runner.solve_threads(game, request), best)
+}
+
+/// Solutions with their best moves as Python names them.
+fn named<M>(solutions: Vec<Solution<M>>, best: impl Fn(&Solution<M>) -> Option<BestMove>) -> Vec<Solution<BestMove>> {
+    solutions
         .into_iter()
         .map(|s| {
             let b = best(&s);
@@ -799,9 +813,9 @@ struct SolveGame<'a> {
 
 impl GameTask for SolveGame<'_> {
     type Output = Vec<Solution<BestMove>>;
-    fn run<G: Playable>(self, game: G) -> Self::Output {
+    fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Self::Output {
         let g = &game;
-        solve_game(self.runner, &game, self.request, |s| {
+        solve_shared(self.runner, &game, self.request, |s| {
             s.best_move.map(|m| BestMove::of_text(g.move_text(m)))
         })
     }
@@ -821,6 +835,8 @@ fn settings(
     tt_mb: Option<usize>,
     leaves: bool,
     iterative: bool,
+    threads: usize,
+    parallel: Option<&str>,
 ) -> PyResult<Settings> {
     let algorithms =
         match algorithms {
@@ -851,14 +867,32 @@ fn settings(
         time_limit,
         tt_mb,
         leaves,
+        threads: Some(threads),
+        parallel: parallel_of(parallel)?,
         ..Settings::default()
     })
+}
+
+/// The `parallel=` argument.
+fn parallel_of(parallel: Option<&str>) -> PyResult<Option<stockman::Parallel>> {
+    parallel
+        .map(|p| {
+            p.parse()
+                .map_err(|e: String| PyValueError::new_err(format!("parallel: {e}")))
+        })
+        .transpose()
+}
+
+/// Tells Python (as a `UserWarning`) what the CLI prints as a `note:`.
+fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).expect("no NUL left");
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &text, 1)
 }
 
 /// `stockman.solve` (the Python half checks and documents the arguments):
 /// one dict per algorithm.
 #[pyfunction]
-#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false))]
+#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false, threads=1, parallel=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -871,15 +905,36 @@ fn solve<'py>(
     tt_mb: Option<usize>,
     leaves: bool,
     iterative: bool,
+    threads: usize,
+    parallel: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let source = resolve(source, root)?;
-    let mut settings = settings(algorithms, depth, max_nodes, time_limit, tt_mb, leaves, iterative)?;
+    let mut settings = settings(
+        algorithms, depth, max_nodes, time_limit, tt_mb, leaves, iterative, threads, parallel,
+    )?;
     if let (Source::Python(_, false), None) = (&source, &settings.algorithms) {
         // The default for a game without hash(): every algorithm that can
         // search it (naming one that cannot raises UnsupportedSearch).
         settings.algorithms = Some(Algorithm::ALL.iter().copied().filter(|a| !a.needs_table()).collect());
     }
     let mut request = settings.request(source.kind()).map_err(|e| run_error(py, e))?;
+    if request.threads > 1 {
+        if let Source::Python(..) = source {
+            warn(
+                py,
+                &format!("threads={}: a Python game is searched on one thread", request.threads),
+            )?;
+            request.threads = 1;
+        }
+        let alone = Runner::single_threaded(&request);
+        if !alone.is_empty() {
+            let names: Vec<&str> = alone.iter().map(|a| a.name()).collect();
+            warn(
+                py,
+                &format!("{} have no parallel form here and run on one thread", names.join(", ")),
+            )?;
+        }
+    }
     let stop = Arc::new(AtomicBool::new(false));
     request.options.stop = Some(stop.clone());
     let mut runner = take_runner();
@@ -905,10 +960,10 @@ fn solve_source(
     runner.prepare(request.options.table).map_err(table_error)?;
     match source {
         Source::Tree(t) => run_search(py, stack_for(t.height()), stop, || {
-            solve_game(runner, t, request, index_move)
+            solve_shared(runner, t, request, index_move)
         }),
         Source::Random(t) => run_search(py, stack_for(t.spec().depth), stop, || {
-            solve_game(runner, t, request, index_move)
+            solve_shared(runner, t, request, index_move)
         }),
         Source::Builtin(kind, position) => {
             let heuristic = request.options.depth.is_some();
@@ -1103,7 +1158,7 @@ struct Engine {
 impl Engine {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (algorithm="mtdf", tt_mb=None, history=None, killers=None, etc=None, aspiration=None, table_move=None))]
+    #[pyo3(signature = (algorithm="mtdf", tt_mb=None, history=None, killers=None, etc=None, aspiration=None, table_move=None, threads=1, parallel=None))]
     fn new(
         py: Python<'_>,
         algorithm: &str,
@@ -1113,7 +1168,10 @@ impl Engine {
         etc: Option<bool>,
         aspiration: Option<Value>,
         table_move: Option<bool>,
+        threads: usize,
+        parallel: Option<&str>,
     ) -> PyResult<Engine> {
+        let parallel = parallel_of(parallel)?.unwrap_or_default();
         let algo: Algorithm = algorithm
             .parse()
             .map_err(|e: stockman::UnknownAlgorithm| PyValueError::new_err(format!("algorithm: {e}")))?;
@@ -1150,7 +1208,7 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         request.options.stop = Some(stop.clone());
         let inner = py
-            .allow_threads(|| stockman::Engine::new(algo, request.options.clone()))
+            .allow_threads(|| stockman::Engine::new(algo, request.options.clone())?.with_threads(threads, parallel))
             .map_err(|e| match e {
                 SearchError::Table(t) => table_error(t),
                 e => PyValueError::new_err(e.to_string()),
@@ -1219,10 +1277,9 @@ impl Engine {
                 }
                 impl GameTask for Move<'_> {
                     type Output = Solution<BestMove>;
-                    fn run<G: Playable>(self, game: G) -> Solution<BestMove> {
-                        engine_move(self.engine, &game, &self.limits, self.algo, |m| {
-                            BestMove::of_text(game.move_text(m))
-                        })
+                    fn run<G: Playable + Send + Sync + 'static>(self, game: G) -> Solution<BestMove> {
+                        let found = self.engine.best_move(&game, &self.limits);
+                        engine_move(found, self.algo, |m| BestMove::of_text(game.move_text(m)))
                     }
                 }
                 let heuristic = depth.is_some() || time.is_some() || nodes.is_some();
@@ -1239,8 +1296,13 @@ impl Engine {
                         "the engine keeps a transposition table: the game needs a hash(pos) method".into(),
                     ));
                 }
+                if let Some((n, _)) = engine.threads() {
+                    warn(py, &format!("threads={n}: a Python game is searched on one thread"))?;
+                }
                 search_py_game(py, obj, depth, &stop, |game: &PyGame<'_>| {
-                    engine_move(engine, game, &limits, algo, |m| BestMove::Index(m as usize))
+                    // A Python game is not shared between threads.
+                    let found = engine.best_move_single(game, &limits);
+                    engine_move(found, algo, |m| BestMove::Index(m as usize))
                 })?
             }
             _ => unreachable!("checked above"),
@@ -1254,14 +1316,12 @@ impl Engine {
 }
 
 /// One engine move as a solution.
-fn engine_move<G: Game>(
-    engine: &mut stockman::Engine,
-    game: &G,
-    limits: &Limits,
+fn engine_move<M>(
+    found: Result<stockman::Outcome<M>, SearchError>,
     algo: Algorithm,
-    name: impl Fn(G::Move) -> BestMove,
+    name: impl Fn(M) -> BestMove,
 ) -> Solution<BestMove> {
-    match engine.best_move(game, limits) {
+    match found {
         Ok(out) => Solution {
             algorithm: algo,
             deepened: true,
@@ -1312,6 +1372,7 @@ fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_MOVES", MAX_MOVES)?;
     m.add("MAX_PLIES", MAX_PLIES)?;
     m.add("MAX_TABLE_MB", stockman::MAX_TABLE_MB)?;
+    m.add("MAX_THREADS", stockman::run::MAX_THREADS)?;
     m.add("DEFAULT_GAME_TABLE_MB", stockman::run::DEFAULT_GAME_TABLE_MB)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

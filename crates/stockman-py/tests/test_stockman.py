@@ -313,3 +313,73 @@ def test_limits_raise_search_limit_with_the_stats():
     assert e.value.algorithm == "alphabeta"
     assert e.value.stats["nodes"] == 1000
     assert "--max-nodes 1000" in str(e.value)
+
+
+# --- threads ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("parallel", [None, "abdada", "lazy-smp"])
+def test_threads_keep_every_value(parallel):
+    one = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all")
+    with pytest.warns(UserWarning, match="minimax, sss, dual, recsss, recdual have no parallel form"):
+        many = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all", threads=3, parallel=parallel)
+    assert [(r["algorithm"], r["value"], r.get("bound")) for r in one] == [
+        (r["algorithm"], r["value"], r.get("bound")) for r in many
+    ]
+    c4 = stockman.solve(stockman.Connect4("4453445"), ["mtd-bi", "alphabeta", "mt-sss"], threads=2, parallel=parallel)
+    assert [r["value"] for r in c4] == [3, 3, 3]
+
+
+def test_threads_one_is_the_plain_search():
+    one = stockman.solve(stockman.random_tree("width=4,depth=5,seed=2"), "mtdf")
+    same = stockman.solve(stockman.random_tree("width=4,depth=5,seed=2"), "mtdf", threads=1)
+    for r in one + same:
+        r["stats"]["time_us"] = 0
+    assert one == same
+
+
+def test_bad_thread_arguments_name_themselves():
+    for bad in (0, -1, stockman.MAX_THREADS + 1):
+        with pytest.raises(ValueError, match="threads must be between 1 and"):
+            stockman.solve("[1,2]", threads=bad)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        stockman.solve("[1,2]", threads="2")
+    with pytest.raises(ValueError, match="parallel must be 'abdada' or 'lazy-smp'"):
+        stockman.solve("[1,2]", threads=2, parallel="ybwc")
+    with pytest.raises(ValueError, match="threads must be between"):
+        stockman.Engine("mtdf", threads=0)
+
+
+def test_engine_on_two_threads_plays_connect_four():
+    engine = stockman.Engine("mtd-bi", threads=2, tt_mb=16)
+    found = engine.best_move(stockman.Connect4("4453445"))
+    assert found["value"] == 3
+    one = stockman.Engine("mtd-bi", tt_mb=16).best_move(stockman.Connect4("4453445"))
+    assert one["value"] == 3
+
+
+def test_a_python_game_warns_and_searches_on_one_thread():
+    class Count:
+        def root(self):
+            return 0
+
+        def role(self, pos):
+            return "max" if pos % 2 == 0 else "min"
+
+        def moves(self, pos):
+            return [1, 2] if pos < 6 else []
+
+        def play(self, pos, move):
+            return pos + move
+
+        def evaluate(self, pos):
+            return pos
+
+        def hash(self, pos):
+            return pos
+
+    with pytest.warns(UserWarning, match="a Python game is searched on one thread"):
+        rows = stockman.solve(Count(), "mtdf", threads=2)
+    assert rows[0]["value"] == stockman.solve(Count(), "mtdf")[0]["value"]
+    with pytest.warns(UserWarning, match="a Python game is searched on one thread"):
+        stockman.Engine("mtdf", threads=2).best_move(Count(), depth=4)

@@ -21,12 +21,13 @@
 //! assert_eq!(game.result(), Some(GameResult::Draw)); // perfect play draws
 //! ```
 
-use crate::algorithms::{iterative, Algorithm};
+use crate::algorithms::{abdada, iterative, lazy_smp, Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::NoObserver;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
-use crate::table::{AnyTable, Table};
+use crate::shared_table::SharedTable;
+use crate::table::{AnyTable, Table, TableSize};
 use std::time::Duration;
 
 /// How far one [`Engine::best_move`] may search; any combination, and
@@ -49,7 +50,13 @@ pub struct Engine {
     options: SearchOptions,
     table: AnyTable,
     heuristics: Heuristics,
+    /// With several threads: how many, how they share, and their table.
+    threads: Option<(usize, Parallel, SharedTable)>,
 }
+
+/// The table of an engine on several threads when its options ask for
+/// an unbounded one (a shared table has a size): 64 MiB.
+pub const DEFAULT_SHARED_TABLE_MB: usize = 64;
 
 impl Engine {
     /// An engine searching with `algorithm` and `options` (their depth and
@@ -73,7 +80,53 @@ impl Engine {
             table: AnyTable::try_new(options.table)?,
             options,
             heuristics: Heuristics::new(),
+            threads: None,
         })
+    }
+
+    /// The same engine searching on `threads` threads, shared as `parallel`
+    /// says, through one [`SharedTable`] of the options' size
+    /// ([`DEFAULT_SHARED_TABLE_MB`] if they ask for an unbounded one). One
+    /// thread is the engine as it was; minimax searches on one thread
+    /// whatever the count.
+    ///
+    /// # Errors
+    /// [`SearchError::Unsupported`] for 0 threads or more than
+    /// [`MAX_THREADS`](crate::run::MAX_THREADS); [`SearchError::Table`]
+    /// if the shared table cannot be allocated.
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::{Algorithm, ConnectFour, Engine, Limits, Parallel, SearchOptions, TableSize};
+    /// let options = SearchOptions { table: TableSize::Megabytes(8), ..SearchOptions::engine(None) };
+    /// let mut engine = Engine::new(Algorithm::MtdBi, options).unwrap().with_threads(2, Parallel::Abdada).unwrap();
+    /// let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+    /// let out = engine.best_move(&game, &Limits { depth: Some(8), ..Limits::default() }).unwrap();
+    /// assert_eq!(out.depth_completed, Some(8));
+    /// ```
+    pub fn with_threads(mut self, threads: usize, parallel: Parallel) -> Result<Engine, SearchError> {
+        let max = crate::run::MAX_THREADS;
+        if !(1..=max).contains(&threads) {
+            return Err(SearchError::Unsupported {
+                reason: format!("the number of threads must be 1 to {max}, not {threads}"),
+            });
+        }
+        self.threads = None;
+        if threads > 1 {
+            let mb = match self.options.table {
+                TableSize::Megabytes(mb) => mb,
+                TableSize::Unbounded => DEFAULT_SHARED_TABLE_MB,
+            };
+            let mut table = SharedTable::with_megabytes(mb)?;
+            table.touch();
+            self.threads = Some((threads, parallel, table));
+        }
+        Ok(self)
+    }
+
+    /// The threads it searches on, and how they share a search (one thread: `None`).
+    pub fn threads(&self) -> Option<(usize, Parallel)> {
+        self.threads.as_ref().map(|(n, p, _)| (*n, *p))
     }
 
     /// The algorithm it searches with.
@@ -90,22 +143,57 @@ impl Engine {
     /// history scores and the killers.
     pub fn new_game(&mut self) {
         self.table.clear();
+        if let Some((_, _, shared)) = &mut self.threads {
+            shared.clear();
+        }
         self.heuristics.clear();
     }
 
     /// The best move at `game`'s root within `limits`: the answer of the
-    /// deepest iteration that completed ([`Outcome::depth_completed`]).
+    /// deepest iteration that completed ([`Outcome::depth_completed`]), on
+    /// the engine's threads ([`Engine::with_threads`]).
     ///
     /// # Errors
     /// A limit that stops even the first iteration, or what the algorithm
     /// reports (for example [`SearchError::NoHash`]).
-    pub fn best_move<G: Game>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
-        let opts = SearchOptions {
-            depth: limits.depth,
-            time_limit: limits.time,
-            max_nodes: limits.nodes,
-            ..self.options.clone()
-        };
+    pub fn best_move<G: Game + Sync>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
+        let opts = self.options_for(limits);
+        let algo = self.algorithm;
+        match &self.threads {
+            Some((threads, how, table)) => {
+                let exclusive = *how == Parallel::Abdada && abdada::shares_work(algo);
+                let heur = &mut self.heuristics;
+                lazy_smp::on_threads(
+                    game,
+                    algo,
+                    &opts,
+                    true,
+                    *threads,
+                    table,
+                    exclusive,
+                    &mut NoObserver,
+                    heur,
+                )
+            }
+            None => iterative::search_kept(
+                game,
+                algo,
+                &opts,
+                &mut NoObserver,
+                &mut self.table,
+                &mut self.heuristics,
+            ),
+        }
+    }
+
+    /// [`Engine::best_move`] on the calling thread alone, whatever the
+    /// engine's thread count: for a game that cannot be shared between
+    /// threads (one that is not `Sync`). Uses the engine's own table.
+    ///
+    /// # Errors
+    /// As [`Engine::best_move`].
+    pub fn best_move_single<G: Game>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
+        let opts = self.options_for(limits);
         iterative::search_kept(
             game,
             self.algorithm,
@@ -114,5 +202,15 @@ impl Engine {
             &mut self.table,
             &mut self.heuristics,
         )
+    }
+
+    /// The options of one move's search.
+    fn options_for(&self, limits: &Limits) -> SearchOptions {
+        SearchOptions {
+            depth: limits.depth,
+            time_limit: limits.time,
+            max_nodes: limits.nodes,
+            ..self.options.clone()
+        }
     }
 }

@@ -44,7 +44,7 @@ pub mod trees;
 pub mod value;
 
 pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
-pub use engine::{Engine, Limits};
+pub use engine::{Engine, Limits, DEFAULT_SHARED_TABLE_MB};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
 pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
 pub use minimal::{minimal_tree, MinimalTree};

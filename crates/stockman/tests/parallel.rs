@@ -81,9 +81,11 @@ fn every_algorithm_on_2_to_8_threads_keeps_its_value_on_random_trees() {
         // A small table keeps the threads racing for the same buckets.
         let tt = if seed % 3 == 0 { Some(1) } else { None };
         for how in Parallel::ALL {
-            // Iterative deepening runs on several threads to a last depth.
-            let deepen = seed % 4 == 1;
-            let r = request_by(how, threads, deepen, tt, deepen.then_some(depth));
+            // Iterative deepening on several threads, to a last depth or
+            // to the first iteration in which no thread met the horizon.
+            let deepen = seed % 4 == 1 || seed % 4 == 3;
+            let last = (seed % 4 == 1).then_some(depth);
+            let r = request_by(how, threads, deepen, tt, last);
             let solutions = runner.solve_threads(&tree, &r);
             assert_eq!(solutions.len(), Algorithm::ALL.len());
             check(&solutions, value, &format!("{spec} on {threads} threads, {how}"));

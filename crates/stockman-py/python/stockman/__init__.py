@@ -37,6 +37,7 @@ from ._stockman import (
     MAX_MOVES,
     MAX_PLIES,
     MAX_TABLE_MB,
+    MAX_THREADS,
     VALUE_MAX,
     VALUE_MIN,
     RandomTree,
@@ -66,6 +67,7 @@ __all__ = [
     "MAX_MOVES",
     "MAX_PLIES",
     "MAX_TABLE_MB",
+    "MAX_THREADS",
     "DEFAULT_GAME_TABLE_MB",
     "__version__",
 ]
@@ -138,6 +140,19 @@ def _int(name: str, value: Any, low: int, high: int) -> Optional[int]:
         raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
     if not low <= value <= high:
         raise ValueError(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _threads(value: Any) -> int:
+    n = _int("threads", value, 1, MAX_THREADS)
+    return 1 if n is None else n
+
+
+def _parallel(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    if value not in ("abdada", "lazy-smp"):
+        raise ValueError(f"parallel must be 'abdada' or 'lazy-smp', got {value!r}")
     return value
 
 
@@ -225,6 +240,8 @@ def solve(
     tt_mb: Optional[int] = None,
     leaves: bool = False,
     iterative: bool = False,
+    threads: int = 1,
+    parallel: Optional[str] = None,
 ) -> List[Dict[str, Any]]:
     """Searches ``source`` with each algorithm; one dict per algorithm.
 
@@ -244,6 +261,12 @@ def solve(
     search's ``time_us`` includes its allocation. ``leaves``: record each
     evaluated leaf's path. ``iterative``: drive the depth-first algorithms
     by iterative deepening (depth 0 is the root's static value).
+    ``threads``: threads per search (1 to ``MAX_THREADS``; default 1, the
+    exact one-thread counts): more run the depth-first algorithms through
+    one shared table, as ``parallel`` says: ``"abdada"`` (the default: the
+    threads split the work) or ``"lazy-smp"``. Values are the one-thread
+    values; counts vary from run to run. Minimax, the best-first searches
+    and Python games stay on one thread, with a ``UserWarning``.
 
     Each dict has the fields of ``stockman solve --format json``:
     ``algorithm``, ``value`` (None for BNS, which gives ``bound``),
@@ -280,6 +303,8 @@ def solve(
         tt_mb=_int("tt_mb", tt_mb, 1, MAX_TABLE_MB),
         leaves=bool(leaves),
         iterative=bool(iterative),
+        threads=_threads(threads),
+        parallel=_parallel(parallel),
     )
     return _raise_failures(rows)
 
@@ -371,7 +396,9 @@ class Engine:
     Options: ``tt_mb`` (default 64), ``history``, ``killers``, ``etc``
     (enhanced transposition cutoffs, on by default), ``aspiration``
     (half-width, default 10; 0 for full windows), ``table_move`` (on by
-    default).
+    default), ``threads`` (default 1) and ``parallel`` (``"abdada"`` or
+    ``"lazy-smp"``) as in :func:`solve` (a Python game's moves are searched
+    on one thread).
 
     >>> engine = Engine("mtdf")
     >>> engine.best_move(Connect4("4453"), depth=6)["best_move"] in range(1, 8)
@@ -379,7 +406,7 @@ class Engine:
     """
 
     def __init__(self, algorithm: str = "mtdf", **options: Any):
-        known = {"tt_mb", "history", "killers", "etc", "aspiration", "table_move"}
+        known = {"tt_mb", "history", "killers", "etc", "aspiration", "table_move", "threads", "parallel"}
         for k in options:
             if k not in known:
                 raise TypeError(f"Engine() got an unknown option `{k}` (known: {', '.join(sorted(known))})")
@@ -396,6 +423,8 @@ class Engine:
             etc=options.get("etc"),
             aspiration=aspiration,
             table_move=options.get("table_move"),
+            threads=_threads(options.get("threads", 1)),
+            parallel=_parallel(options.get("parallel")),
         )
 
     @property

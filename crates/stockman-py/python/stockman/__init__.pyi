@@ -7,6 +7,7 @@ VALUE_MAX: int
 MAX_MOVES: int
 MAX_PLIES: int
 MAX_TABLE_MB: int
+MAX_THREADS: int
 DEFAULT_GAME_TABLE_MB: int
 MAX_DEPTH: int
 ALGORITHMS: List[str]
@@ -65,6 +66,8 @@ def solve(
     tt_mb: Optional[int] = None,
     leaves: bool = False,
     iterative: bool = False,
+    threads: int = 1,
+    parallel: Optional[str] = None,
 ) -> List[Dict[str, Any]]: ...
 
 class Trace(Dict[str, Any]):

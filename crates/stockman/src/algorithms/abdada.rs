@@ -83,5 +83,6 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    lazy_smp::on_threads(game, algo, opts, deepen, threads, table, shares_work(algo), obs)
+    let heur = &mut crate::ordering::Heuristics::new();
+    lazy_smp::on_threads(game, algo, opts, deepen, threads, table, shares_work(algo), obs, heur)
 }

@@ -78,6 +78,23 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     mut table: T,
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
+    deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
+        iteration(game, algo, o, obs, &mut table, heur, previous)
+    })
+}
+
+/// Iterative deepening with `step` searching each iteration (given its
+/// options, with the depth, first guess and what is left of the limits;
+/// and the previous iteration's value): one thread's search through one
+/// table, or several threads' ([`lazy_smp`](super::lazy_smp)).
+pub(crate) fn deepen<G: Game, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    obs: &mut O,
+    heur: &mut Heuristics,
+    mut step: impl FnMut(&SearchOptions, &mut O, &mut Heuristics, Option<Value>) -> Result<Outcome<G::Move>, SearchError>,
+) -> Result<Outcome<G::Move>, SearchError> {
     if algo.is_best_first() {
         return Err(SearchError::Unsupported {
             reason: format!("iterative deepening drives depth-first searches; {algo} is best-first"),
@@ -101,7 +118,7 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
             ..opts.clone()
         };
         let previous = last.as_ref().and_then(|l| l.value);
-        let out = match iteration(game, algo, &o, obs, &mut table, heur, previous) {
+        let out = match step(&o, obs, heur, previous) {
             Ok(out) => out,
             Err(e) => {
                 // A limit names the caller's limit (not what was left of it
@@ -152,7 +169,7 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
 /// One iteration. Alpha-beta and NegaScout with an aspiration width first
 /// search a window around the previous iteration's value, and the full
 /// window again only if the value falls outside it (the counters add up).
-fn iteration<G: Game, O: Observer, T: Table>(
+pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     game: &G,
     algo: Algorithm,
     o: &SearchOptions,

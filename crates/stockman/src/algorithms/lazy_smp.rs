@@ -42,22 +42,14 @@ use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
-use crate::shared_table::SharedTable;
+use crate::shared_table::{SharedHandle, SharedTable};
+use crate::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Whether the algorithm has a parallel form here (the depth-first ones).
 pub fn supports(algo: Algorithm) -> bool {
     !algo.is_best_first() && algo != Algorithm::Minimax
-}
-
-/// Whether a search of `algo` (deepened when `deepen`, to `depth`) runs
-/// on several threads: not iterative deepening without a last depth,
-/// which ends at the first iteration that meets no horizon, a test that
-/// counts only the main search's horizon and would be fooled by the
-/// helpers' entries (which did meet it). Such searches run on one thread.
-pub fn runs_parallel(algo: Algorithm, deepen: bool, depth: Option<u32>) -> bool {
-    supports(algo) && !(deepen && depth.is_none())
 }
 
 /// The options of helper `i` (from 1): the same search, ordered otherwise
@@ -75,27 +67,12 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, divers
     o
 }
 
-/// One thread's search of `algo` through its own handle of `table`
-/// (an exclusive one when `exclusive`: ABDADA).
-fn search_one<G: Game, O: Observer>(
-    game: &G,
-    algo: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    table: &SharedTable,
-    exclusive: bool,
-    obs: &mut O,
-) -> Result<Outcome<G::Move>, SearchError> {
-    let mut heur = Heuristics::new();
-    let handle = if exclusive {
+/// A handle of `table` for one thread: an exclusive one (ABDADA) when `exclusive`.
+fn handle_of(table: &SharedTable, exclusive: bool) -> SharedHandle {
+    if exclusive {
         table.exclusive_handle()
     } else {
         table.handle()
-    };
-    if deepen {
-        iterative::search_kept(game, algo, opts, obs, handle, &mut heur)
-    } else {
-        algo.search_kept(game, opts, obs, handle, &mut heur)
     }
 }
 
@@ -132,8 +109,10 @@ fn current_stack_size() -> Option<usize> {
 
 /// One search of `algo` (deepened when `deepen`) on `threads` threads
 /// sharing `table`; `threads <= 1` (or a search without a parallel form,
-/// see [`runs_parallel`]) runs the plain search on this thread, through
-/// the shared table.
+/// see [`supports`]) runs the plain search on this thread, through the
+/// shared table. Deepened, every iteration runs on every thread, and
+/// deepening without a last depth ends at the first iteration in which no
+/// thread met the horizon.
 ///
 /// # Errors
 /// What the main search reports ([`SearchError::Unsupported`] for a
@@ -161,12 +140,24 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    on_threads(game, algo, opts, deepen, threads, table, false, obs)
+    on_threads(
+        game,
+        algo,
+        opts,
+        deepen,
+        threads,
+        table,
+        false,
+        obs,
+        &mut Heuristics::new(),
+    )
 }
 
 /// The searches of `algo` on `threads` threads through `table`: Lazy SMP
 /// (helpers diversified), or ABDADA when `exclusive` (every thread with an
-/// exclusive handle, in the same order).
+/// exclusive handle, in the same order). Deepened, every iteration runs on
+/// every thread (the helpers keep their heuristics from one to the next);
+/// the calling thread's search uses `heur`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     game: &G,
@@ -177,45 +168,106 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     exclusive: bool,
     obs: &mut O,
+    heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    if threads <= 1 || !runs_parallel(algo, deepen, opts.depth) {
-        return search_one(game, algo, opts, deepen, table, false, obs);
+    let threads = if supports(algo) { threads.max(1) } else { 1 };
+    let mut helpers: Vec<Heuristics> = (1..threads).map(|_| Heuristics::new()).collect();
+    let mut team = Team {
+        game,
+        algo,
+        table,
+        exclusive,
+        helpers: &mut helpers,
+    };
+    if !deepen {
+        return team.search(opts, None, obs, heur);
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|i| {
-                let o = helper_options(opts, i, &stop, !exclusive);
-                std::thread::Builder::new()
-                    .name(format!("stockman-helper-{i}"))
-                    .stack_size(helper_stack(opts))
-                    .spawn_scoped(s, move || {
-                        match search_one(game, algo, &o, deepen, table, exclusive, &mut NoObserver) {
-                            Ok(out) => Some(out.stats),
-                            Err(e) => e.stats().copied(),
-                        }
-                    })
-                    .ok()
-            })
-            .collect();
-        let main = search_one(game, algo, opts, deepen, table, exclusive, obs);
-        stop.store(true, Ordering::Relaxed);
-        let mut extra = crate::stats::Stats::default();
-        for h in helpers {
-            match h.join() {
-                Ok(Some(stats)) => extra += stats,
-                Ok(None) => {}
-                // A helper's panic is a bug like the main search's: not hidden.
-                Err(p) => std::panic::resume_unwind(p),
-            }
-        }
-        extra.time_us = 0;
-        match main {
-            Ok(mut out) => {
-                out.stats += extra;
-                Ok(out)
-            }
-            Err(e) => Err(e),
-        }
+    iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
+        team.search(o, Some(previous), obs, heur)
     })
+}
+
+/// The threads of one parallel search and what they keep between its
+/// iterations.
+struct Team<'a, G> {
+    game: &'a G,
+    algo: Algorithm,
+    table: &'a SharedTable,
+    exclusive: bool,
+    /// The helpers' heuristics (one per helper).
+    helpers: &'a mut [Heuristics],
+}
+
+impl<G: Game + Sync> Team<'_, G> {
+    /// One search (a whole one, or with `iteration` the iteration after
+    /// one that found that value) on the calling thread and the helpers at
+    /// once, each through its own handle; the helpers are stopped when the
+    /// calling thread's search ends, and their counters added to its answer.
+    fn search<O: Observer>(
+        &mut self,
+        opts: &SearchOptions,
+        iteration: Option<Option<Value>>,
+        obs: &mut O,
+        heur: &mut Heuristics,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        let (game, algo, table, exclusive) = (self.game, self.algo, self.table, self.exclusive);
+        if self.helpers.is_empty() {
+            return run(game, algo, opts, iteration, obs, handle_of(table, exclusive), heur);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = self
+                .helpers
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, h)| {
+                    let o = helper_options(opts, i + 1, &stop, !exclusive);
+                    std::thread::Builder::new()
+                        .name(format!("stockman-helper-{}", i + 1))
+                        .stack_size(helper_stack(opts))
+                        .spawn_scoped(s, move || {
+                            let t = handle_of(table, exclusive);
+                            match run(game, algo, &o, iteration, &mut NoObserver, t, h) {
+                                Ok(out) => Some(out.stats),
+                                Err(e) => e.stats().copied(),
+                            }
+                        })
+                        .ok()
+                })
+                .collect();
+            let main = run(game, algo, opts, iteration, obs, handle_of(table, exclusive), heur);
+            stop.store(true, Ordering::Relaxed);
+            let mut extra = crate::stats::Stats::default();
+            for h in helpers {
+                match h.join() {
+                    Ok(Some(stats)) => extra += stats,
+                    Ok(None) => {}
+                    // A helper's panic is a bug like the main search's: not hidden.
+                    Err(p) => std::panic::resume_unwind(p),
+                }
+            }
+            extra.time_us = 0;
+            main.map(|mut out| {
+                out.stats += extra;
+                out
+            })
+        })
+    }
+}
+
+/// One thread's search: the whole search, or one iteration of deepening
+/// (`iteration`: the previous iteration's value).
+fn run<G: Game, O: Observer>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+    iteration: Option<Option<Value>>,
+    obs: &mut O,
+    mut table: SharedHandle,
+    heur: &mut Heuristics,
+) -> Result<Outcome<G::Move>, SearchError> {
+    match iteration {
+        None => algo.search_kept(game, opts, obs, table, heur),
+        Some(previous) => iterative::iteration(game, algo, opts, obs, &mut table, heur, previous),
+    }
 }

@@ -505,9 +505,9 @@ impl Runner {
     }
 
     /// The algorithms of `request` that run on one thread whatever
-    /// `request.threads` says (those with no parallel form here: minimax,
-    /// the best-first searches, and iterative deepening without a last
-    /// depth; see [`lazy_smp::runs_parallel`]); empty with one thread.
+    /// `request.threads` says (those with no parallel form here: minimax and
+    /// the best-first searches; see [`lazy_smp::supports`]); empty with one
+    /// thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {
             return Vec::new();
@@ -522,7 +522,7 @@ impl Runner {
 
     /// Whether `request` runs `algorithm` on several threads.
     fn parallel(request: &Request, algorithm: Algorithm) -> bool {
-        request.threads > 1 && lazy_smp::runs_parallel(algorithm, request.iterative, request.options.depth)
+        request.threads > 1 && lazy_smp::supports(algorithm)
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see
