@@ -38,6 +38,7 @@ pub mod ordering;
 pub mod run;
 pub mod search;
 pub mod shared_table;
+pub mod simulate;
 pub mod stats;
 pub mod table;
 pub mod trees;

@@ -1,0 +1,133 @@
+//! The simulated parallel machines: at one processor the simulation is
+//! the sequential algorithm (the same leaves in the same order); at every
+//! processor count the value is the minimax value; and the same inputs
+//! give the same report on every run.
+
+use stockman::run::{Runner, Settings, SourceKind};
+use stockman::simulate::{abdada, sss, SimOptions};
+use stockman::{Algorithm, ConnectFour, Game, RandomSpec, RandomTree, TicTacToe};
+
+fn minimax<G: Game>(game: &G, depth: Option<u32>) -> i32 {
+    let opts = stockman::SearchOptions {
+        depth,
+        ..Default::default()
+    };
+    Algorithm::AlphaBeta.search(game, &opts).unwrap().value.unwrap()
+}
+
+fn spec(seed: u64) -> String {
+    let width = 2 + seed % 4;
+    let depth = 2 + (seed % 5) as u32;
+    let model = if seed % 2 == 0 { "iid" } else { "incremental" };
+    format!("width={width},depth={depth},seed={seed},model={model}")
+}
+
+#[test]
+fn one_processor_evaluates_the_leaves_of_sss_and_dual_in_their_order() {
+    let mut runner = Runner::new();
+    for seed in 1..=300u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        let request = Settings {
+            algorithms: Some(vec![Algorithm::Sss, Algorithm::Dual]),
+            leaves: true,
+            ..Settings::default()
+        }
+        .request(SourceKind::Tree)
+        .unwrap();
+        let solutions = runner.solve(&tree, &request);
+        for (dual, s) in [false, true].into_iter().zip(&solutions) {
+            let opts = SimOptions {
+                record_leaves: true,
+                ..SimOptions::default()
+            };
+            let (r, leaves) = sss::simulate_recorded(&tree, dual, &opts).unwrap();
+            assert_eq!(Some(r.value), s.value, "{} {}", spec(seed), s.label());
+            assert_eq!(leaves.as_ref(), s.leaves.as_ref(), "{} {}", spec(seed), s.label());
+            assert_eq!(r.leaf_evals, s.stats.leaf_evals);
+            assert_eq!((r.rounds, r.idle), (r.work, 0));
+        }
+    }
+}
+
+#[test]
+fn every_processor_count_finds_the_minimax_value_on_random_trees() {
+    for seed in 1..=200u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        let value = minimax(&tree, None);
+        for processors in [1, 2, 3, 4, 7, 8, 16, 64] {
+            for dual in [false, true] {
+                let opts = SimOptions {
+                    processors,
+                    ..SimOptions::default()
+                };
+                let r = sss::simulate(&tree, dual, &opts).unwrap();
+                assert_eq!(r.value, value, "{} P={processors} dual={dual}", spec(seed));
+                assert_eq!(r.processors, processors);
+            }
+        }
+    }
+}
+
+#[test]
+fn games_too_and_every_run_is_the_same() {
+    let c4 = ConnectFour::from_moves("4453445").unwrap().with_heuristic();
+    let ttt = TicTacToe::new();
+    for processors in [1, 4, 32] {
+        let opts = SimOptions {
+            processors,
+            depth: Some(5),
+            ..SimOptions::default()
+        };
+        let a = sss::simulate(&c4, false, &opts).unwrap();
+        assert_eq!(a.value, minimax(&c4, Some(5)));
+        assert_eq!(a, sss::simulate(&c4, false, &opts).unwrap());
+        let whole = SimOptions { depth: None, ..opts };
+        assert_eq!(sss::simulate(&ttt, true, &whole).unwrap().value, 0);
+    }
+}
+
+#[test]
+fn abdada_on_one_processor_is_the_sequential_search_node_for_node() {
+    for seed in 1..=300u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        for algo in abdada::ALGORITHMS {
+            let plain = algo.search(&tree, &Default::default()).unwrap();
+            let r = abdada::simulate(&tree, algo, &SimOptions::default()).unwrap();
+            assert_eq!(Some(r.value), plain.value, "{} {algo}", spec(seed));
+            assert_eq!(
+                (r.work, r.leaf_evals, r.rounds, r.idle),
+                (plain.stats.nodes, plain.stats.leaf_evals, plain.stats.nodes, 0),
+                "{} {algo}",
+                spec(seed)
+            );
+        }
+    }
+}
+
+#[test]
+fn abdada_finds_the_minimax_value_at_every_processor_count() {
+    for seed in 1..=200u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        let value = minimax(&tree, None);
+        for processors in [2, 3, 5, 8, 16, 64] {
+            for algo in abdada::ALGORITHMS {
+                let opts = SimOptions {
+                    processors,
+                    ..SimOptions::default()
+                };
+                let r = abdada::simulate(&tree, algo, &opts).unwrap();
+                assert_eq!(r.value, value, "{} P={processors} {algo}", spec(seed));
+                assert_eq!(r, abdada::simulate(&tree, algo, &opts).unwrap(), "deterministic");
+            }
+        }
+    }
+    let c4 = ConnectFour::from_moves("4453445").unwrap();
+    for processors in [1, 2, 8, 64] {
+        let opts = SimOptions {
+            processors,
+            table_move_first: true,
+            ..SimOptions::default()
+        };
+        assert_eq!(abdada::simulate(&c4, Algorithm::Mtdf, &opts).unwrap().value, 3);
+    }
+}
