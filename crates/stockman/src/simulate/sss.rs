@@ -42,7 +42,7 @@
 //! let tree = ExplicitTree::parse("[[[3,12],[8,2]],[[4,6],[14,5]],[[2,9],[1,7]]]", Role::Max).unwrap();
 //! let one = sss::simulate(&tree, false, &SimOptions::default()).unwrap();
 //! let four = sss::simulate(&tree, false, &SimOptions { processors: 4, ..SimOptions::default() }).unwrap();
-//! assert_eq!((one.value, four.value), (5, 5));
+//! assert_eq!((one.value, four.value), (8, 8));
 //! assert!(four.rounds < one.rounds);
 //! ```
 
