@@ -11,6 +11,7 @@ mod input;
 mod play;
 mod report;
 mod runner;
+mod simulate;
 mod solve;
 mod trace;
 
@@ -43,6 +44,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Engine against engine: colour-swapped pairs of games, score and Elo difference.
     Match(arena::MatchArgs),
+    /// Parallel SSS*/Dual* and ABDADA on P simulated processors: rounds, speedup, search overhead.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// Where the tree comes from.
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
         Command::Experiment(a) => experiment::run(*a),
         Command::Play(a) => play::run(a),
         Command::Match(a) => arena::run(a),
+        Command::Simulate(a) => simulate::run(a),
     };
     match result {
         Ok(code) => code,

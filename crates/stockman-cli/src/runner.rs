@@ -143,7 +143,7 @@ impl Enhancements {
     }
 }
 
-fn parse_role(s: &str) -> Result<Role, String> {
+pub fn parse_role(s: &str) -> Result<Role, String> {
     s.parse()
 }
 

@@ -388,3 +388,44 @@ fn threads_search_a_chain_almost_a_million_deep() {
         assert_eq!((&r["value"], &r["best_move"]), (&Json::from(1), &Json::from(0)), "{r}");
     }
 }
+
+/// `stockman simulate`: exact, reproducible rows; bad counts and
+/// algorithms are one clear line and exit 2.
+#[test]
+fn simulate_reports_rounds_and_refuses_bad_input() {
+    let args = [
+        "simulate",
+        "--random",
+        "width=4,depth=6,seed=5",
+        "--algo",
+        "sss,alphabeta",
+        "--processors",
+        "1,4",
+        "--format",
+        "json",
+    ];
+    let out = ok(&args);
+    let rows: Json = serde_json::from_str(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let value = solve_json(&["--random", "width=4,depth=6,seed=5", "--algo", "alphabeta"])[0]["value"].clone();
+    for r in rows {
+        assert_eq!(r["value"], value);
+    }
+    assert_eq!(rows[0]["speedup"], 1.0);
+    assert!(rows[1]["rounds"].as_u64().unwrap() < rows[0]["rounds"].as_u64().unwrap());
+    assert_eq!(out.stdout, ok(&args).stdout, "deterministic to the node");
+    for (bad, message) in [
+        (&["--processors", "0"][..], "0 processors: give 1 to"),
+        (&["--processors", "5000"][..], "5000 processors: give 1 to"),
+        (&["--processors", "8..2"][..], "the range is empty"),
+        (&["--processors", "x"][..], "is not a number of processors"),
+        (&["--algo", "negascout"][..], "negascout has no simulated parallel form"),
+    ] {
+        let mut a = vec!["simulate", "--random", "width=2,depth=2,seed=1"];
+        a.extend_from_slice(bad);
+        let run = fails(&a);
+        assert_eq!(run.code, Some(2), "{bad:?}: {run:?}");
+        assert_contains(&run.stderr, &[message]);
+    }
+}
