@@ -184,8 +184,13 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
     let algos = algorithms(&args.algo)?;
     let counts = processor_counts(&args.processors)?;
     let rows = if let Some(kind) = args.source.game {
-        if kind == GameKind::Chess && args.depth.is_none() {
-            bail!("chess needs --depth");
+        // A simulation keeps every node it visits: only tic-tac-toe is
+        // small enough to simulate to the end of the game.
+        if kind != GameKind::TicTacToe && args.depth.is_none() {
+            bail!(
+                "simulating {} to the end would keep billions of nodes: give --depth",
+                kind.name()
+            );
         }
         let task = OnGame {
             args: &args,

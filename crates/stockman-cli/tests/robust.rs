@@ -428,4 +428,16 @@ fn simulate_reports_rounds_and_refuses_bad_input() {
         assert_eq!(run.code, Some(2), "{bad:?}: {run:?}");
         assert_contains(&run.stderr, &[message]);
     }
+    let run = fails(&["simulate", "--game", "connect4"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_contains(&run.stderr, &["give --depth"]);
+    ok(&[
+        "simulate",
+        "--game",
+        "tictactoe",
+        "--algo",
+        "sss",
+        "--processors",
+        "1,2",
+    ]);
 }
