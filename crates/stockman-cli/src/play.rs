@@ -9,7 +9,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::algorithms::lazy_smp;
-use stockman::run::{GameKind, GameTask};
+use stockman::run::{no_parallel_form, GameKind, GameTask};
 use stockman::{Algorithm, Engine, GameResult, Limits, Parallel, Playable, SearchOptions, TableSize};
 
 /// Which side the person plays.
@@ -95,7 +95,8 @@ impl EngineArgs {
             _ => self.threads.second.unwrap_or(self.threads.first),
         };
         if threads > 1 && !lazy_smp::supports(algo) {
-            eprintln!("note: {algo} has no parallel form here and runs on one thread (--threads {threads})");
+            let note = no_parallel_form(&[algo]).expect("one algorithm");
+            eprintln!("note: {note} (--threads {threads})");
         }
         Ok(Engine::new(algo, opts)?.with_threads(threads, self.parallel)?)
     }

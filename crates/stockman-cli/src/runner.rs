@@ -8,7 +8,7 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
-use stockman::run::{Request, RunError, Runner, Settings, SourceKind};
+use stockman::run::{no_parallel_form, Request, RunError, Runner, Settings, SourceKind};
 use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, TableSize};
 
 /// Options shared by `solve` and `trace`.
@@ -214,16 +214,8 @@ impl SearchArgs {
     /// The request for a source of `kind`.
     pub fn request(&self, kind: SourceKind, leaves: bool) -> Result<Request> {
         let request = self.request_quiet(kind, leaves)?;
-        let alone = Runner::single_threaded(&request);
-        if !alone.is_empty() {
-            let names: Vec<&str> = alone.iter().map(|a| a.name()).collect();
-            eprintln!(
-                "note: {} {} no parallel form here and {} on one thread (--threads {} applies to the others)",
-                names.join(", "),
-                if names.len() == 1 { "has" } else { "have" },
-                if names.len() == 1 { "runs" } else { "run" },
-                request.threads
-            );
+        if let Some(note) = no_parallel_form(&Runner::single_threaded(&request)) {
+            eprintln!("note: {note} (--threads {} applies to the others)", request.threads);
         }
         Ok(request)
     }

@@ -926,13 +926,8 @@ fn solve<'py>(
             )?;
             request.threads = 1;
         }
-        let alone = Runner::single_threaded(&request);
-        if !alone.is_empty() {
-            let names: Vec<&str> = alone.iter().map(|a| a.name()).collect();
-            warn(
-                py,
-                &format!("{} have no parallel form here and run on one thread", names.join(", ")),
-            )?;
+        if let Some(note) = stockman::run::no_parallel_form(&Runner::single_threaded(&request)) {
+            warn(py, &note)?;
         }
     }
     let stop = Arc::new(AtomicBool::new(false));

@@ -21,7 +21,7 @@
 //! assert_eq!(game.result(), Some(GameResult::Draw)); // perfect play draws
 //! ```
 
-use crate::algorithms::{abdada, iterative, lazy_smp, Algorithm, Parallel};
+use crate::algorithms::{iterative, Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::NoObserver;
 use crate::ordering::Heuristics;
@@ -48,10 +48,19 @@ pub struct Limits {
 pub struct Engine {
     algorithm: Algorithm,
     options: SearchOptions,
-    table: AnyTable,
+    table: EngineTable,
     heuristics: Heuristics,
-    /// With several threads: how many, how they share, and their table.
-    threads: Option<(usize, Parallel, SharedTable)>,
+}
+
+/// An engine's table: its own on one thread; on several, one shared table.
+#[derive(Debug)]
+enum EngineTable {
+    One(AnyTable),
+    Shared {
+        threads: usize,
+        how: Parallel,
+        table: SharedTable,
+    },
 }
 
 /// The table of an engine on several threads when its options ask for
@@ -77,10 +86,9 @@ impl Engine {
         }
         Ok(Engine {
             algorithm,
-            table: AnyTable::try_new(options.table)?,
+            table: EngineTable::One(AnyTable::try_new(options.table)?),
             options,
             heuristics: Heuristics::new(),
-            threads: None,
         })
     }
 
@@ -111,22 +119,33 @@ impl Engine {
                 reason: format!("the number of threads must be 1 to {max}, not {threads}"),
             });
         }
-        self.threads = None;
-        if threads > 1 {
-            let mb = match self.options.table {
-                TableSize::Megabytes(mb) => mb,
-                TableSize::Unbounded => DEFAULT_SHARED_TABLE_MB,
-            };
-            let mut table = SharedTable::with_megabytes(mb)?;
-            table.touch();
-            self.threads = Some((threads, parallel, table));
+        if threads == 1 {
+            // One thread: the engine's own table (kept if it has one).
+            if matches!(self.table, EngineTable::Shared { .. }) {
+                self.table = EngineTable::One(AnyTable::try_new(self.options.table)?);
+            }
+            return Ok(self);
         }
+        let mb = match self.options.table {
+            TableSize::Megabytes(mb) => mb,
+            TableSize::Unbounded => DEFAULT_SHARED_TABLE_MB,
+        };
+        let mut table = SharedTable::with_megabytes(mb)?;
+        table.touch();
+        self.table = EngineTable::Shared {
+            threads,
+            how: parallel,
+            table,
+        };
         Ok(self)
     }
 
     /// The threads it searches on, and how they share a search (one thread: `None`).
     pub fn threads(&self) -> Option<(usize, Parallel)> {
-        self.threads.as_ref().map(|(n, p, _)| (*n, *p))
+        match &self.table {
+            EngineTable::One(_) => None,
+            EngineTable::Shared { threads, how, .. } => Some((*threads, *how)),
+        }
     }
 
     /// The algorithm it searches with.
@@ -142,9 +161,9 @@ impl Engine {
     /// Forgets everything learnt in the game so far: the table, the
     /// history scores and the killers.
     pub fn new_game(&mut self) {
-        self.table.clear();
-        if let Some((_, _, shared)) = &mut self.threads {
-            shared.clear();
+        match &mut self.table {
+            EngineTable::One(table) => table.clear(),
+            EngineTable::Shared { table, .. } => table.clear(),
         }
         self.heuristics.clear();
     }
@@ -159,49 +178,30 @@ impl Engine {
     pub fn best_move<G: Game + Sync>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
         let opts = self.options_for(limits);
         let algo = self.algorithm;
-        match &self.threads {
-            Some((threads, how, table)) => {
-                let exclusive = *how == Parallel::Abdada && abdada::shares_work(algo);
-                let heur = &mut self.heuristics;
-                lazy_smp::on_threads(
-                    game,
-                    algo,
-                    &opts,
-                    true,
-                    *threads,
-                    table,
-                    exclusive,
-                    &mut NoObserver,
-                    heur,
-                )
+        let heur = &mut self.heuristics;
+        match &mut self.table {
+            EngineTable::Shared { threads, how, table } => {
+                how.search_kept(game, algo, &opts, true, *threads, table, &mut NoObserver, heur)
             }
-            None => iterative::search_kept(
-                game,
-                algo,
-                &opts,
-                &mut NoObserver,
-                &mut self.table,
-                &mut self.heuristics,
-            ),
+            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, &mut NoObserver, table, heur),
         }
     }
 
     /// [`Engine::best_move`] on the calling thread alone, whatever the
     /// engine's thread count: for a game that cannot be shared between
-    /// threads (one that is not `Sync`). Uses the engine's own table.
+    /// threads (one that is not `Sync`), through the engine's table.
     ///
     /// # Errors
     /// As [`Engine::best_move`].
     pub fn best_move_single<G: Game>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
         let opts = self.options_for(limits);
-        iterative::search_kept(
-            game,
-            self.algorithm,
-            &opts,
-            &mut NoObserver,
-            &mut self.table,
-            &mut self.heuristics,
-        )
+        let (algo, heur) = (self.algorithm, &mut self.heuristics);
+        match &mut self.table {
+            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, &mut NoObserver, table, heur),
+            EngineTable::Shared { table, .. } => {
+                iterative::search_kept(game, algo, &opts, &mut NoObserver, table.handle(), heur)
+            }
+        }
     }
 
     /// The options of one move's search.

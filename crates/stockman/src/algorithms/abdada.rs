@@ -45,7 +45,7 @@
 //! assert_eq!(one.value, two.value);
 //! ```
 
-use super::{lazy_smp, Algorithm};
+use super::{lazy_smp, Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{Outcome, SearchError, SearchOptions};
@@ -83,6 +83,5 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    let heur = &mut crate::ordering::Heuristics::new();
-    lazy_smp::on_threads(game, algo, opts, deepen, threads, table, shares_work(algo), obs, heur)
+    Parallel::Abdada.search_observed(game, algo, opts, deepen, threads, table, obs)
 }

@@ -140,17 +140,7 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
     table: &SharedTable,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    on_threads(
-        game,
-        algo,
-        opts,
-        deepen,
-        threads,
-        table,
-        false,
-        obs,
-        &mut Heuristics::new(),
-    )
+    super::Parallel::LazySmp.search_observed(game, algo, opts, deepen, threads, table, obs)
 }
 
 /// The searches of `algo` on `threads` threads through `table`: Lazy SMP

@@ -295,6 +295,12 @@ impl Parallel {
         }
     }
 
+    /// Whether `algo` runs with exclusive handles this way: under ABDADA,
+    /// except NegaScout (see [`abdada::shares_work`]); never under Lazy SMP.
+    fn exclusive(self, algo: Algorithm) -> bool {
+        self == Parallel::Abdada && abdada::shares_work(algo)
+    }
+
     /// One search of `algo` on `threads` threads through `table` this way
     /// (see [`lazy_smp::search_observed`] and [`abdada::search_observed`]).
     ///
@@ -311,10 +317,26 @@ impl Parallel {
         table: &crate::SharedTable,
         obs: &mut O,
     ) -> Result<Outcome<G::Move>, SearchError> {
-        match self {
-            Parallel::LazySmp => lazy_smp::search_observed(game, algo, opts, deepen, threads, table, obs),
-            Parallel::Abdada => abdada::search_observed(game, algo, opts, deepen, threads, table, obs),
-        }
+        let heur = &mut Heuristics::new();
+        self.search_kept(game, algo, opts, deepen, threads, table, obs, heur)
+    }
+
+    /// [`Parallel::search_observed`] with the calling thread's heuristics
+    /// kept by the caller (the [`Engine`](crate::Engine) keeps them across moves).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_kept<G: Game + Sync, O: Observer>(
+        self,
+        game: &G,
+        algo: Algorithm,
+        opts: &SearchOptions,
+        deepen: bool,
+        threads: usize,
+        table: &crate::SharedTable,
+        obs: &mut O,
+        heur: &mut Heuristics,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        let exclusive = self.exclusive(algo);
+        lazy_smp::on_threads(game, algo, opts, deepen, threads, table, exclusive, obs, heur)
     }
 }
 

@@ -321,8 +321,8 @@ pub struct Request {
     pub leaves: bool,
     /// Spend this long in every evaluation.
     pub eval_cost_ns: u64,
-    /// Threads per search (1: one; more: Lazy SMP for the depth-first
-    /// algorithms, see [`Runner::solve_threads`]).
+    /// Threads per search (1: one; more: the depth-first algorithms on that
+    /// many threads, shared as `parallel` says; see [`Runner::solve_threads`]).
     pub threads: usize,
     /// How several threads share a search.
     pub parallel: Parallel,
@@ -491,8 +491,8 @@ impl Runner {
     }
 
     /// Every algorithm of `request` on `game` on `request.threads`
-    /// threads: with more than one, the depth-first algorithms run by Lazy
-    /// SMP ([`lazy_smp`]) through one shared table (of the request's size;
+    /// threads: with more than one, the depth-first algorithms run as
+    /// `request.parallel` says ([`Parallel`]) through one shared table (of the request's size;
     /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
     /// and the others on one thread, as [`Runner::solve`] runs them (see
     /// [`Runner::single_threaded`]).
@@ -631,6 +631,22 @@ fn finish<R: Game>(
             s
         }
     }
+}
+
+/// What to tell a user whose `algorithms` stay on one thread
+/// ([`Runner::single_threaded`]): "minimax has no parallel form here and
+/// runs on one thread"; `None` for an empty list.
+pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
+    let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
+    let (has, runs) = match names.len() {
+        0 => return None,
+        1 => ("has", "runs"),
+        _ => ("have", "run"),
+    };
+    Some(format!(
+        "{} {has} no parallel form here and {runs} on one thread",
+        names.join(", ")
+    ))
 }
 
 /// A search's result and, when asked, the paths of the leaves it evaluated.
