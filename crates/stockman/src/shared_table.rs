@@ -46,7 +46,7 @@
 //! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
 //! that one thread's search cannot wipe what the others found.
 
-use crate::table::{check_megabytes, Entry, Table, TableError, TableErrorKind, NO_MOVE};
+use crate::table::{advise_huge_pages, check_megabytes, Entry, Table, TableError, TableErrorKind, HUGE_PAGE, NO_MOVE};
 use crate::value::Value;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -120,7 +120,11 @@ impl SharedTable {
         check_megabytes(megabytes)?;
         let buckets = (megabytes.saturating_mul(1 << 20) / (WORDS * 8)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let n = buckets * WORDS + WORDS - 1;
+        // Aligned as the one-thread table is: on a huge page when it fills
+        // one, so that a probe does not also miss the TLB.
+        let bytes = buckets * WORDS * 8;
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { WORDS * 8 };
+        let n = (bytes + align) / 8 - 1;
         let fail = TableError {
             megabytes,
             kind: TableErrorKind::AllocationFailed,
@@ -136,7 +140,10 @@ impl SharedTable {
             }
             Vec::from_raw_parts(ptr, n, n)
         };
-        let offset = (64 - words.as_ptr() as usize % 64) % 64 / 8;
+        let offset = (align - words.as_ptr() as usize % align) % align / 8;
+        if align == HUGE_PAGE {
+            advise_huge_pages(&words[offset..offset + bytes / 8]);
+        }
         Ok(SharedTable {
             inner: Arc::new(Inner {
                 words,

@@ -553,14 +553,14 @@ impl FixedTable {
 }
 
 /// The size of a transparent huge page on x86-64 and most 64-bit Linux systems.
-const HUGE_PAGE: usize = 2 << 20;
+pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// Asks the operating system to back `memory` (2 MiB-aligned) with huge
 /// pages: a probe lands anywhere in a table of hundreds of megabytes, and
 /// with 4 KiB pages nearly every probe also misses the TLB. Only a hint,
 /// which Linux honours when transparent huge pages are enabled (`always`,
 /// or `madvise` as on most distributions); elsewhere it does nothing.
-fn advise_huge_pages(memory: &[u64]) {
+pub(crate) fn advise_huge_pages<T>(memory: &[T]) {
     #[cfg(target_os = "linux")]
     // SAFETY: the range is memory this process owns (a live allocation);
     // MADV_HUGEPAGE changes how it is backed, never its contents.

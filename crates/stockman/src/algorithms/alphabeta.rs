@@ -112,7 +112,19 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     deferred: bool,
     /// Reusable lists of put-off moves, one per ply.
     later: Vec<Vec<u32>>,
+    /// The window the root is being searched with, while [`Engine::search`]
+    /// runs (for [`Engine::root_settled`]; drivers that search below the
+    /// root, like BNS, never give up).
+    root_window: Option<(Value, Value)>,
+    /// The root's value found in the table when another thread's search
+    /// settled this one's window, while this one was still under way.
+    superseded: Option<(Value, u32)>,
 }
+
+/// Under ABDADA, a search looks at the root's table entry once every this
+/// many positions (a power of two), to give up a pass that another thread
+/// has already answered.
+const SYNC_EVERY: u64 = 1 << 10;
 
 impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T, heur: &'a mut Heuristics) -> Self {
@@ -130,6 +142,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             abdada: T::ENABLED && table.shares_work(),
             deferred: false,
             later: Vec::new(),
+            root_window: None,
+            superseded: None,
             table,
         }
     }
@@ -301,7 +315,42 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// Searches the root with `(alpha, beta)`; sets `root_best`.
     pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
-        self.node(root, 0, alpha, beta)
+        self.root_window = Some((alpha, beta));
+        self.superseded = None;
+        let r = self.node(root, 0, alpha, beta);
+        self.root_window = None;
+        match r {
+            Err(_) if self.superseded.is_some() => {
+                let (v, best) = self.superseded.take().unwrap_or_default();
+                self.exact = false;
+                self.root_best = (best != NO_MOVE).then_some(best as usize);
+                Ok(v)
+            }
+            r => r,
+        }
+    }
+
+    /// Under ABDADA: the root's value, if another thread's search has
+    /// stored a root entry that settles this search's window (the search
+    /// then has nothing left to find), with the move that proved it.
+    /// Threads whose passes drift apart would otherwise each finish their
+    /// own pass, and put off each other's nodes that do not answer theirs.
+    #[cold]
+    fn root_settled(&mut self) -> Option<(Value, u32)> {
+        let (alpha, beta) = self.root_window?;
+        let root = self.cx.game.root();
+        let key = self.cx.game.hash(&root)?;
+        let e = self.table.probe(key)?;
+        if e.draft != self.cx.draft(0) {
+            return None;
+        }
+        if e.lower == e.upper || e.lower >= beta {
+            Some((e.lower, e.best))
+        } else if e.upper <= alpha {
+            Some((e.upper, e.best))
+        } else {
+            None
+        }
     }
 
     /// Looks `pos` up: either a value that settles the node, or what is
@@ -413,6 +462,17 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     ) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
+        if self.abdada && ply > 0 && self.cx.stats.nodes % SYNC_EVERY == 0 {
+            if let Some(settled) = self.root_settled() {
+                // Unwind without storing anything (the error path stores
+                // nothing and releases every claim); `search` answers.
+                self.superseded = Some(settled);
+                return Err(Box::new(crate::search::SearchError::Stopped {
+                    stats: Default::default(),
+                    partial: Default::default(),
+                }));
+            }
+        }
         if O::WINDOWS {
             self.cx.obs.window(&self.cx.path, alpha, beta);
         }
@@ -430,7 +490,12 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             return self.leaf(pos, &p);
         }
         let draft = self.cx.draft(ply);
-        let claim = if self.abdada { p.key } else { None };
+        // A claim names the position, its draft and, for a null-window
+        // test, the test: a thread on another test is not doing this work.
+        let claim = match p.key {
+            Some(k) if self.abdada => Some(k ^ test_mark(alpha, beta)),
+            _ => None,
+        };
         if let Some(k) = claim {
             if exclusive && self.table.busy(k, draft) {
                 self.deferred = true;
@@ -535,6 +600,18 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         self.store(&p, g, alpha, beta, best as u32);
         Ok(g)
+    }
+}
+
+/// What a claim adds to a position's key for the window `(alpha, beta)`:
+/// the test of a null window, nothing for a wider one (whose bounds move
+/// as the search goes, while its work stays the same).
+#[inline]
+fn test_mark(alpha: Value, beta: Value) -> u64 {
+    if i64::from(beta) - i64::from(alpha) == 1 {
+        (beta as u32 as u64 | 1 << 32).wrapping_mul(0xA076_1D64_78BD_642F)
+    } else {
+        0
     }
 }
 
