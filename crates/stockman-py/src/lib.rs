@@ -778,7 +778,7 @@ fn solve_game<G: Game>(
 }
 
 /// [`solve_game`] on `request.threads` threads (a game they can share).
-fn solve_shared<G: Game + Sync>(
+fn solve_shared<G: Game<Position: Send, Move: Send> + Sync>(
     runner: &mut Runner,
     game: &G,
     request: &Request,

@@ -2,7 +2,8 @@
 //! trees and on Connect Four test positions, every depth-first algorithm on
 //! 2 to 8 threads, both ways, returns the one-thread value (BNS: a bound that holds it;
 //! a best move whose subtree holds it), whatever the threads' timing.
-//! Values only: counts and times depend on the scheduler.
+//! Values only: counts and times depend on the scheduler. Parallel SSS\*
+//! and Dual\*, whose rounds make them deterministic, also to the leaf.
 
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::{Algorithm, ConnectFour, Game, Parallel, RandomSpec, RandomTree};
@@ -167,13 +168,7 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
     assert!(Runner::single_threaded(&request(1, false, None, None)).is_empty());
     assert_eq!(
         Runner::single_threaded(&request(4, false, None, None)),
-        vec![
-            Algorithm::Minimax,
-            Algorithm::Sss,
-            Algorithm::Dual,
-            Algorithm::RecSss,
-            Algorithm::RecDual
-        ]
+        vec![Algorithm::Minimax, Algorithm::RecSss, Algorithm::RecDual]
     );
 }
 
@@ -189,4 +184,169 @@ fn thread_counts_out_of_range_are_refused() {
         .to_string();
         assert!(e.contains("threads must be 1 to"), "{e}");
     }
+}
+
+/// A game rooted at one of its positions.
+struct From<'a, G: Game>(&'a G, G::Position);
+
+impl<G: Game> Game for From<'_, G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    fn root(&self) -> G::Position {
+        self.1.clone()
+    }
+    fn role(&self, pos: &G::Position) -> stockman::Role {
+        self.0.role(pos)
+    }
+    fn moves(&self, pos: &G::Position, out: &mut Vec<G::Move>) {
+        self.0.moves(pos, out)
+    }
+    fn play(&self, pos: &G::Position, mv: G::Move) -> G::Position {
+        self.0.play(pos, mv)
+    }
+    fn evaluate(&self, pos: &G::Position) -> i32 {
+        self.0.evaluate(pos)
+    }
+}
+
+/// The value of child `i` of the root (exact, one thread).
+fn child_value<G: Game>(game: &G, i: usize) -> i32 {
+    let root = game.root();
+    let mut moves = Vec::new();
+    game.moves(&root, &mut moves);
+    value_of(&From(game, game.play(&root, moves[i])))
+}
+
+#[test]
+fn parallel_sss_and_dual_keep_the_value_and_are_reproducible_to_the_leaf() {
+    use stockman::algorithms::parallel_sss;
+    use stockman::{LeafRecorder, SearchOptions};
+    for seed in 0..150u64 {
+        let spec = format!("width={},depth={},seed={seed}", 2 + seed % 5, 2 + seed % 5);
+        let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+        let value = value_of(&tree);
+        for dual in [false, true] {
+            let algo = if dual { Algorithm::Dual } else { Algorithm::Sss };
+            let mut seq = LeafRecorder::default();
+            algo.search_observed(&tree, &SearchOptions::default(), &mut seq)
+                .unwrap();
+            for processors in [1, 2, 3, 8, 64] {
+                let mut leaves = Vec::new();
+                for threads in [1, 2, 4] {
+                    let mut rec = LeafRecorder::default();
+                    let out = parallel_sss::search_observed(
+                        &tree,
+                        dual,
+                        &SearchOptions::default(),
+                        threads,
+                        processors,
+                        &mut rec,
+                    )
+                    .unwrap();
+                    let what = format!("{spec} {} P={processors} threads={threads}", algo.name());
+                    assert_eq!(out.value, Some(value), "{what}");
+                    let best = out.best_index.expect("a best move");
+                    assert_eq!(child_value(&tree, best), value, "{what}: best move");
+                    leaves.push(rec.paths());
+                }
+                assert!(
+                    leaves.windows(2).all(|w| w[0] == w[1]),
+                    "{spec}: threads change the leaves"
+                );
+                if processors == 1 {
+                    assert_eq!(leaves[0], seq.paths(), "{spec}: P=1 is {}", algo.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parallel_sss_honours_the_node_limit() {
+    use stockman::algorithms::parallel_sss;
+    let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=4").unwrap());
+    let opts = stockman::SearchOptions {
+        max_nodes: Some(500),
+        ..Default::default()
+    };
+    let e = parallel_sss::search(&tree, false, &opts, 2, 4).unwrap_err();
+    assert_eq!(e.limit(), Some(stockman::Limit::Nodes(500)));
+    assert_eq!(e.stats().map(|s| s.nodes), Some(500));
+    let e = parallel_sss::search(&tree, false, &stockman::SearchOptions::default(), 2, 5000).unwrap_err();
+    assert!(e.to_string().contains("5000 states per round"), "{e}");
+}
+
+/// A table shared with an imaginary second thread, which answers the
+/// root's pass while this search is still under way: after `after`
+/// probes, the root's entry holds the value, as another thread would store it.
+struct AnsweredTable {
+    inner: stockman::MapTable,
+    root: u64,
+    entry: stockman::Entry,
+    probes: u64,
+    after: u64,
+}
+
+impl stockman::Table for AnsweredTable {
+    fn probe(&mut self, key: u64) -> Option<stockman::Entry> {
+        self.probes += 1;
+        if self.probes == self.after {
+            self.inner.store(self.root, self.entry);
+        }
+        self.inner.probe(key)
+    }
+    fn store(&mut self, key: u64, entry: stockman::Entry) {
+        if key != self.root {
+            self.inner.store(key, entry);
+        }
+    }
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+    fn shares_work(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_pass_another_thread_answered_gives_up_with_that_answer() {
+    use stockman::{Entry, SearchOptions, Table};
+    let tree = RandomTree::new(RandomSpec::parse("width=8,depth=7,seed=9").unwrap());
+    let value = value_of(&tree);
+    let full = Algorithm::AlphaBeta.search(&tree, &SearchOptions::default()).unwrap();
+    let best = full.best_index.unwrap() as u32;
+    let root = tree.hash(&tree.root()).unwrap();
+    let entry = Entry {
+        lower: value,
+        upper: value,
+        draft: u32::MAX,
+        best,
+        work: 20,
+    };
+    let mut table = AnsweredTable {
+        inner: stockman::MapTable::default(),
+        root,
+        entry,
+        probes: 0,
+        after: 3000,
+    };
+    let mut obs = stockman::NoObserver;
+    let out =
+        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut table).unwrap();
+    assert_eq!(out.value, Some(value));
+    assert_eq!(out.best_index, Some(best as usize));
+    assert!(
+        out.stats.nodes < full.stats.nodes / 2,
+        "gave up early: {} of {} nodes",
+        out.stats.nodes,
+        full.stats.nodes
+    );
+    // Without the other thread's answer, the same search goes to the end.
+    table.clear();
+    table.after = u64::MAX;
+    table.probes = 0;
+    let alone =
+        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut table).unwrap();
+    assert_eq!(alone.value, Some(value));
+    assert!(alone.stats.nodes > out.stats.nodes);
 }

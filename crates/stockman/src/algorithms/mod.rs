@@ -33,6 +33,7 @@ pub mod mtd_bi;
 pub mod mtdf;
 pub mod negascout;
 mod open_queue;
+pub mod parallel_sss;
 pub mod recdual;
 pub mod recsss;
 mod recursive;

@@ -92,7 +92,7 @@ pub enum GameResult {
 /// assert_eq!(game.result(), Some(GameResult::FirstPlayerWins));
 /// assert!(game.parse_move("9").is_err()); // the game is over
 /// ```
-pub trait Playable: Game + Clone + fmt::Display + Sized {
+pub trait Playable: Game<Position: Send + Sync, Move: Send + Sync> + Clone + fmt::Display + Sized {
     /// Why a position text was rejected.
     type PositionError: std::error::Error + Send + Sync + 'static;
 

@@ -34,7 +34,7 @@
 
 pub mod batch;
 
-use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
+use crate::algorithms::{alphabeta, iterative, lazy_smp, parallel_sss, Algorithm, Parallel};
 use crate::game::{CostlyEval, Game};
 use crate::games::{ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
@@ -496,7 +496,11 @@ impl Runner {
     /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
     /// and the others on one thread, as [`Runner::solve`] runs them (see
     /// [`Runner::single_threaded`]).
-    pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>> {
+    pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>>
+    where
+        G::Position: Send,
+        G::Move: Send,
+    {
         request
             .algorithms
             .iter()
@@ -522,7 +526,7 @@ impl Runner {
 
     /// Whether `request` runs `algorithm` on several threads.
     fn parallel(request: &Request, algorithm: Algorithm) -> bool {
-        request.threads > 1 && lazy_smp::supports(algorithm)
+        request.threads > 1 && (lazy_smp::supports(algorithm) || parallel_sss::supports(algorithm))
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see
@@ -533,9 +537,26 @@ impl Runner {
         algorithm: Algorithm,
         request: &Request,
         obs: &mut O,
-    ) -> Solution<G::Move> {
+    ) -> Solution<G::Move>
+    where
+        G::Position: Send,
+        G::Move: Send,
+    {
         if !Runner::parallel(request, algorithm) {
             return self.solve_one(game, algorithm, request, obs);
+        }
+        if parallel_sss::supports(algorithm) {
+            // Best-first: no table, and never deepened.
+            let (result, leaves) = if request.eval_cost_ns > 0 {
+                let costly = CostlyEval {
+                    game,
+                    nanos: request.eval_cost_ns,
+                };
+                parallel_sss_recorded(&costly, algorithm, request, obs)
+            } else {
+                parallel_sss_recorded(game, algorithm, request, obs)
+            };
+            return finish(result, leaves, algorithm, false, game);
         }
         let deepened = request.iterative;
         let mb = match request.options.table {
@@ -672,6 +693,30 @@ fn parallel_recorded<G: Game + Sync, O: Observer>(
             mode.search_observed(game, algorithm, opts, deepened, threads, table, obs),
             None,
         )
+    }
+}
+
+/// Parallel SSS\* or Dual\* on `request.threads` threads, its leaves
+/// recorded when asked.
+fn parallel_sss_recorded<G: Game + Sync, O: Observer>(
+    game: &G,
+    algorithm: Algorithm,
+    request: &Request,
+    obs: &mut O,
+) -> Recorded<G::Move>
+where
+    G::Position: Send,
+    G::Move: Send,
+{
+    let dual = algorithm == Algorithm::Dual;
+    let (opts, threads) = (&request.options, request.threads);
+    if request.leaves {
+        let mut rec = LeafRecorder::default();
+        let r = parallel_sss::search_observed(game, dual, opts, threads, 0, &mut (&mut rec, obs));
+        let paths = r.is_ok().then(|| rec.paths());
+        (r, paths)
+    } else {
+        (parallel_sss::search_observed(game, dual, opts, threads, 0, obs), None)
     }
 }
 

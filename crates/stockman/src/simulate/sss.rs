@@ -54,7 +54,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A state's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
+pub(crate) enum Status {
     Live,
     Solved,
 }
@@ -75,8 +75,12 @@ struct Node<G: Game> {
     children: Vec<u32>,
 }
 
-/// The search's state: the tree so far and OPEN, indexed twice.
-struct Sim<'a, G: Game> {
+/// The search's state: the tree so far and OPEN, indexed twice. Shared
+/// with the real-thread parallel SSS\* of
+/// [`parallel_sss`](crate::algorithms::parallel_sss), which runs the same
+/// rounds with the moves and leaf values of each round's states worked
+/// out on several threads first ([`Sim::install`]).
+pub(crate) struct Sim<'a, G: Game> {
     game: &'a G,
     dual: bool,
     horizon: u32,
@@ -85,9 +89,20 @@ struct Sim<'a, G: Game> {
     order: BTreeSet<(Value, Vec<u32>)>,
     /// OPEN by label (for purges): label -> (node, status, merit).
     by_label: BTreeMap<Vec<u32>, (u32, Status, Value)>,
-    report: SimReport,
+    pub report: SimReport,
     leaves: Option<Leaves>,
+    /// The recorded leaves' values, in the same order.
+    values: Vec<Value>,
+    /// Leaf values worked out ahead of their Gamma step ([`Sim::install`]).
+    evaluated: std::collections::HashMap<u32, Value>,
+    /// The root child that holds the root's merit, and that merit.
+    pub best: Option<(u32, Value)>,
+    /// Positions made (the root and every child), as searches count nodes.
+    pub made: u64,
 }
+
+/// One round's states, taken off the head of OPEN: `(label, (node, status, merit))`.
+pub(crate) type Taken = Vec<(Vec<u32>, (u32, Status, Value))>;
 
 /// Parallel SSS\* (`dual`: Dual\*) on `opts.processors` virtual
 /// processors; see the module documentation.
@@ -113,69 +128,121 @@ pub fn simulate_recorded<G: Game>(
     opts: &SimOptions,
 ) -> Result<(SimReport, Option<Leaves>), SimError> {
     opts.check()?;
-    let root = game.root();
-    let role = game.role(&root);
-    let mut sim = Sim {
-        game,
-        dual,
-        horizon: opts.depth.unwrap_or(u32::MAX),
-        nodes: vec![Node {
-            pos: root,
-            parent: u32::MAX,
-            index: 0,
-            ply: 0,
-            role,
-            path: Vec::new(),
-            moves: None,
-            children: Vec::new(),
-        }],
-        order: BTreeSet::new(),
-        by_label: BTreeMap::new(),
-        report: SimReport {
-            processors: opts.processors,
-            ..SimReport::default()
-        },
-        leaves: opts.record_leaves.then(Vec::new),
-    };
-    let start = if dual { -INF } else { INF };
-    sim.push(0, Status::Live, start);
+    let mut sim = Sim::new(game, dual, opts.depth, opts.processors, opts.record_leaves);
     loop {
-        sim.report.rounds += 1;
-        let taken: Vec<(Vec<u32>, (u32, Status, Value))> = sim
-            .order
-            .iter()
-            .take(opts.processors)
-            .map(|(_, l)| (l.clone(), sim.by_label[l]))
-            .collect();
-        sim.report.idle += (opts.processors - taken.len()) as u64;
-        for (label, state) in taken {
-            if sim.by_label.get(&label) != Some(&state) {
-                sim.report.idle += 1; // purged or replaced earlier this round
-                continue;
-            }
-            let (n, status, h) = state;
-            if n == 0 && status == Status::Solved {
-                if sim.order.first().map(|f| &f.1) != Some(&label) {
-                    sim.report.idle += 1;
-                    continue;
-                }
-                sim.report.work += 1;
-                sim.report.value = h;
-                return Ok((sim.report, sim.leaves));
-            }
-            if !sim.step(n, status, h)? {
-                sim.report.idle += 1;
-                continue;
-            }
-            sim.report.work += 1;
-            if sim.report.work >= opts.max_work {
-                return Err(SimError::WorkLimit(opts.max_work));
-            }
+        let taken = sim.take(opts.processors);
+        if let Some(value) = sim.round(taken)? {
+            sim.report.value = value;
+            return Ok((sim.report, sim.leaves));
+        }
+        if sim.report.work >= opts.max_work {
+            return Err(SimError::WorkLimit(opts.max_work));
         }
     }
 }
 
-impl<G: Game> Sim<'_, G> {
+impl<'a, G: Game> Sim<'a, G> {
+    /// The search's start: the root LIVE with the merit that bounds nothing.
+    pub fn new(game: &'a G, dual: bool, depth: Option<u32>, processors: usize, record_leaves: bool) -> Self {
+        let root = game.root();
+        let role = game.role(&root);
+        let mut sim = Sim {
+            game,
+            dual,
+            horizon: depth.unwrap_or(u32::MAX),
+            nodes: vec![Node {
+                pos: root,
+                parent: u32::MAX,
+                index: 0,
+                ply: 0,
+                role,
+                path: Vec::new(),
+                moves: None,
+                children: Vec::new(),
+            }],
+            order: BTreeSet::new(),
+            by_label: BTreeMap::new(),
+            report: SimReport {
+                processors,
+                ..SimReport::default()
+            },
+            leaves: record_leaves.then(Vec::new),
+            values: Vec::new(),
+            evaluated: std::collections::HashMap::new(),
+            best: None,
+            made: 1,
+        };
+        let start = if dual { -INF } else { INF };
+        sim.push(0, Status::Live, start);
+        sim
+    }
+
+    /// The (up to) `p` best states of OPEN, for one round.
+    pub fn take(&self, p: usize) -> Taken {
+        self.order
+            .iter()
+            .take(p)
+            .map(|(_, l)| (l.clone(), self.by_label[l]))
+            .collect()
+    }
+
+    /// The LIVE states of `taken` whose moves nobody has asked for yet,
+    /// with their positions and whether they are at the horizon: the work
+    /// a round can do ahead, on other threads.
+    pub fn pending(&self, taken: &Taken) -> Vec<(u32, &G::Position, bool)> {
+        taken
+            .iter()
+            .filter(|(_, (n, status, _))| *status == Status::Live && self.nodes[*n as usize].moves.is_none())
+            .map(|(_, (n, _, _))| {
+                let node = &self.nodes[*n as usize];
+                (*n, &node.pos, node.ply >= self.horizon)
+            })
+            .collect()
+    }
+
+    /// The moves of node `n` (none at the horizon) and, for a leaf, its
+    /// value, worked out ahead of its Gamma step.
+    pub fn install(&mut self, n: u32, moves: Vec<G::Move>, value: Option<Value>) {
+        self.nodes[n as usize].moves = Some(moves);
+        if let Some(v) = value {
+            self.evaluated.insert(n, v);
+        }
+    }
+
+    /// One round: Gamma on each state of `taken` in turn (a state purged or
+    /// replaced earlier in the round, or that must wait, idles its
+    /// processor). The root's value once it is solved at the head of OPEN.
+    pub fn round(&mut self, taken: Taken) -> Result<Option<Value>, SimError> {
+        self.report.rounds += 1;
+        self.report.idle += (self.report.processors.saturating_sub(taken.len())) as u64;
+        for (label, state) in taken {
+            if self.by_label.get(&label) != Some(&state) {
+                self.report.idle += 1; // purged or replaced earlier this round
+                continue;
+            }
+            let (n, status, h) = state;
+            if n == 0 && status == Status::Solved {
+                if self.order.first().map(|f| &f.1) != Some(&label) {
+                    self.report.idle += 1;
+                    continue;
+                }
+                self.report.work += 1;
+                return Ok(Some(h));
+            }
+            if !self.step(n, status, h)? {
+                self.report.idle += 1;
+                continue;
+            }
+            self.report.work += 1;
+        }
+        Ok(None)
+    }
+
+    /// The leaves evaluated so far (paths and values, in order), if recorded.
+    pub fn leaves(&self) -> Option<(&Leaves, &[Value])> {
+        self.leaves.as_ref().map(|l| (l, &self.values[..]))
+    }
+
     /// The OPEN order's key of merit `h`: best first.
     fn sort_key(&self, h: Value) -> Value {
         if self.dual {
@@ -253,6 +320,7 @@ impl<G: Game> Sim<'_, G> {
             path.push(k as u32);
             let ply = node.ply + 1;
             let c = self.nodes.len() as u32;
+            self.made += 1;
             self.nodes.push(Node {
                 pos,
                 parent: n,
@@ -281,10 +349,14 @@ impl<G: Game> Sim<'_, G> {
                 if count == 0 {
                     // Case 1.
                     self.report.leaf_evals += 1;
-                    let v = checked(self.game.evaluate(&self.nodes[n as usize].pos))
-                        .map_err(|e| SimError::BadGame(e.to_string()))?;
+                    let v = match self.evaluated.remove(&n) {
+                        Some(v) => v,
+                        None => checked(self.game.evaluate(&self.nodes[n as usize].pos))
+                            .map_err(|e| SimError::BadGame(e.to_string()))?,
+                    };
                     if let Some(l) = &mut self.leaves {
                         l.push(label);
+                        self.values.push(v);
                     }
                     let clipped = if self.dual { h.max(v) } else { h.min(v) };
                     self.push(n, Status::Solved, clipped);
@@ -318,11 +390,18 @@ impl<G: Game> Sim<'_, G> {
                     for (l, _) in &below {
                         self.remove(l);
                     }
+                    if p == 0 {
+                        self.best = Some((self.nodes[n as usize].index, h));
+                    }
                     self.push(p, Status::Solved, h);
                 } else {
                     let label = self.nodes[n as usize].path.clone();
                     self.remove(&label);
                     let index = self.nodes[n as usize].index;
+                    if p == 0 && self.best.is_none_or(|(_, old)| old != h) {
+                        // The root's merit only improves: a change is a new best.
+                        self.best = Some((index, h));
+                    }
                     let count = self.moves(p);
                     if index as usize + 1 == count {
                         // Case 5.

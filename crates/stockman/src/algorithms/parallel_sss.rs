@@ -1,0 +1,302 @@
+//! Parallel SSS\* and Dual\* on real threads: Stockman's OPEN list, with
+//! several states taken off its head at once.
+//!
+//! The literature's parallel SSS\* (Monien and Vornberger 1988, Kraas 1990)
+//! gives each of `P` processors a state of OPEN and lets them apply the
+//! Gamma operator together. This is that search, run in synchronous rounds
+//! on `threads` threads: each round takes the `P` best states of OPEN (as
+//! [`simulate::sss`](crate::simulate::sss) does, which explains why the
+//! value stays exact), the threads work out what those states need from
+//! the game (their moves, and a leaf's value: the costly part of a step),
+//! and one thread then applies the round's Gamma steps in order. So for a
+//! given `P` it evaluates exactly the leaves of the simulation with `P`
+//! virtual processors, on any number of threads, on every run: the
+//! parallel search is reproducible to the leaf, which no shared-table
+//! search is.
+//!
+//! Which leaves differ from SSS\*'s: a round may expand states that the
+//! one-processor search would have purged or never reached (its
+//! speculation), so the search may evaluate leaves that full-window
+//! alpha-beta skips; the theorems about SSS\*'s leaves hold at `P = 1`
+//! (which *is* [`sss`](super::sss) leaf for leaf) and the value at every `P`.
+//!
+//! What it costs: a round's steps are applied on one thread, and the
+//! threads meet twice a round; when a leaf costs little (random trees, a
+//! material count) the meeting costs more than the work it shares. It pays
+//! where evaluation dominates, and it is here to measure that claim of the
+//! literature, not as the fastest way to search.
+//!
+//! # Complexity
+//! Rounds: SSS\*'s steps over about `P` at best; work as
+//! [`simulate::sss`](crate::simulate::sss) counts it; memory: every
+//! position visited (kept for the rounds).
+//!
+//! # Example
+//! ```
+//! use stockman::algorithms::parallel_sss;
+//! use stockman::{ExplicitTree, Role, SearchOptions};
+//! let tree = ExplicitTree::parse("[[[3,12],[8,2]],[[4,6],[14,5]],[[2,9],[1,7]]]", Role::Max).unwrap();
+//! let out = parallel_sss::search(&tree, false, &SearchOptions::default(), 2, 4).unwrap();
+//! assert_eq!(out.value, Some(8));
+//! assert_eq!(out.best_index, Some(1));
+//! ```
+
+use crate::game::Game;
+use crate::observe::{NoObserver, Observer};
+use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
+use crate::simulate::sss::Sim;
+use crate::simulate::{SimError, MAX_PROCESSORS};
+use crate::stats::Stats;
+use crate::value::Value;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Whether `algo` runs here on several threads: SSS\* and Dual\* (the
+/// other best-first searches, RecSSS\* and RecDual\*, stay on one).
+pub fn supports(algo: crate::Algorithm) -> bool {
+    matches!(algo, crate::Algorithm::Sss | crate::Algorithm::Dual)
+}
+
+/// The states a round takes off OPEN per thread, when the caller leaves
+/// it to us ([`search`] with `processors` 0).
+pub const STATES_PER_THREAD: usize = 1;
+
+/// Parallel SSS\* (`dual`: Dual\*) taking `processors` states off OPEN per
+/// round (0: [`STATES_PER_THREAD`] per thread) on `threads` threads.
+///
+/// # Errors
+/// The limits of `opts` (nodes, time, stop), a processor count over
+/// [`MAX_PROCESSORS`], or a game that breaks its contract.
+pub fn search<G>(
+    game: &G,
+    dual: bool,
+    opts: &SearchOptions,
+    threads: usize,
+    processors: usize,
+) -> Result<Outcome<G::Move>, SearchError>
+where
+    G: Game + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    search_observed(game, dual, opts, threads, processors, &mut NoObserver)
+}
+
+/// A round's work for one thread: positions (with their nodes) whose moves
+/// and, at a leaf, value are needed; `true` marks one at the horizon.
+type Work<P> = Vec<(u32, P, bool)>;
+
+/// What a thread found: per node, its moves and a leaf's value.
+type Found<M> = Vec<(u32, Vec<M>, Option<Result<Value, SearchError>>)>;
+
+/// The moves and leaf values of `work`.
+fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
+    work.into_iter()
+        .map(|(n, pos, at_horizon)| {
+            let mut moves = Vec::new();
+            if !at_horizon {
+                game.moves(&pos, &mut moves);
+            }
+            let value = moves.is_empty().then(|| checked(game.evaluate(&pos)));
+            (n, moves, value)
+        })
+        .collect()
+}
+
+/// Where the calling thread leaves a helper its share of a round, and the
+/// helper what it found.
+struct Slot<G: Game> {
+    work: Mutex<Option<Work<G::Position>>>,
+    found: Mutex<Option<Found<G::Move>>>,
+}
+
+impl<G: Game> Default for Slot<G> {
+    fn default() -> Self {
+        Slot {
+            work: Mutex::new(None),
+            found: Mutex::new(None),
+        }
+    }
+}
+
+/// How the threads meet twice a round: the calling thread moves `round`
+/// on when the shares are out; each helper adds one to `done` when its
+/// share is worked out. Rounds are short (a few leaves), so the threads
+/// spin rather than sleep, which would cost more than the round.
+#[derive(Default)]
+struct Meeting {
+    round: AtomicU64,
+    done: AtomicUsize,
+    closed: AtomicBool,
+}
+
+/// Closes the meeting when dropped (the search is over, answered or not).
+struct Closing<'a>(&'a Meeting);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.closed.store(true, Ordering::Release);
+    }
+}
+
+/// Spins until `ready`, yielding the core now and then (the machine may
+/// have fewer cores than threads).
+fn wait_until(ready: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        spins += 1;
+        if spins % 64 == 0 {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// A lock that a panicking thread cannot poison for the others (the data
+/// is a plain hand-over).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A helper: waits for each round, works out its share, reports done.
+fn helper<G: Game>(game: &G, meet: &Meeting, slot: &Slot<G>) {
+    let mut seen = 0;
+    loop {
+        wait_until(|| meet.round.load(Ordering::Acquire) != seen || meet.closed.load(Ordering::Acquire));
+        if meet.closed.load(Ordering::Acquire) {
+            return;
+        }
+        seen = meet.round.load(Ordering::Acquire);
+        if let Some(work) = lock(&slot.work).take() {
+            let found = work_out(game, work);
+            *lock(&slot.found) = Some(found);
+            meet.done.fetch_add(1, Ordering::Release);
+        }
+    }
+}
+
+/// [`search`], reporting every evaluated leaf (path and value, in the
+/// order the rounds apply them) to `obs`.
+///
+/// # Errors
+/// As [`search`].
+pub fn search_observed<G, O>(
+    game: &G,
+    dual: bool,
+    opts: &SearchOptions,
+    threads: usize,
+    processors: usize,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError>
+where
+    G: Game + Sync,
+    G::Position: Send,
+    G::Move: Send,
+    O: Observer,
+{
+    let threads = threads.max(1);
+    let processors = if processors == 0 {
+        threads.saturating_mul(STATES_PER_THREAD)
+    } else {
+        processors
+    };
+    if !(1..=MAX_PROCESSORS).contains(&processors) {
+        return Err(SearchError::Unsupported {
+            reason: format!("{processors} states per round: give 1 to {MAX_PROCESSORS}"),
+        });
+    }
+    let mut budget = Budget::new(opts);
+    let mut stats = Stats::default();
+    let mut sim = Sim::new(game, dual, opts.depth, processors, O::PATHS);
+    let mut reported = 0;
+    let bad = |e: SimError| SearchError::BadGame { reason: e.to_string() };
+    let slots: Vec<Slot<G>> = (1..threads).map(|_| Slot::default()).collect();
+    let meet = Meeting::default();
+    let value = std::thread::scope(|s| -> Result<Value, SearchError> {
+        for slot in &slots {
+            let meet = &meet;
+            s.spawn(move || helper(game, meet, slot));
+        }
+        // Tell the helpers to go home however the search ends.
+        let _closing = Closing(&meet);
+        loop {
+            let taken = sim.take(processors);
+            let pending: Work<G::Position> = sim
+                .pending(&taken)
+                .into_iter()
+                .map(|(n, pos, h)| (n, pos.clone(), h))
+                .collect();
+            // Share the round's work out: a slice for each helper, the first for us.
+            let share = pending.len().div_ceil(threads).max(1);
+            let mut chunks = pending.into_iter();
+            let mine: Work<G::Position> = chunks.by_ref().take(share).collect();
+            // Cleared before any share is out: a helper may take its share
+            // as soon as it is in the slot (still waking from the last round).
+            meet.done.store(0, Ordering::Release);
+            let mut sent = 0;
+            for slot in &slots {
+                let chunk: Work<G::Position> = chunks.by_ref().take(share).collect();
+                if chunk.is_empty() {
+                    break;
+                }
+                *lock(&slot.work) = Some(chunk);
+                sent += 1;
+            }
+            let mut found = Vec::new();
+            if sent > 0 {
+                meet.round.fetch_add(1, Ordering::Release);
+                found = work_out(game, mine);
+                wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
+                for slot in &slots[..sent] {
+                    found.extend(lock(&slot.found).take().unwrap_or_default());
+                }
+            } else {
+                found.extend(work_out(game, mine));
+            }
+            for (n, moves, value) in found {
+                let value = match value {
+                    Some(v) => {
+                        stats.leaf_evals += 1;
+                        Some(v?)
+                    }
+                    None => {
+                        stats.nodes_expanded += 1;
+                        None
+                    }
+                };
+                sim.install(n, moves, value);
+            }
+            let done = sim.round(taken).map_err(bad)?;
+            for _ in stats.nodes..sim.made {
+                budget.visit(&mut stats)?;
+            }
+            if O::PATHS {
+                if let Some((paths, values)) = sim.leaves() {
+                    for (p, &v) in paths[reported..].iter().zip(&values[reported..]) {
+                        obs.leaf(p, v);
+                    }
+                    reported = paths.len();
+                }
+            }
+            if let Some(v) = done {
+                return Ok(v);
+            }
+        }
+    });
+    let value = value?;
+    stats.max_open = sim.report.max_open;
+    stats.passes = 1;
+    budget.finish(&mut stats);
+    let best_index = sim.best.map(|(i, _)| i as usize);
+    let best_move = best_index.and_then(|i| super::alphabeta::nth_move(game, &game.root(), i));
+    Ok(Outcome {
+        value: Some(value),
+        best_move,
+        best_index,
+        bound: None,
+        depth_completed: None,
+        stopped_by: None,
+        stats,
+    })
+}
