@@ -90,9 +90,19 @@ pub struct RunArgs {
     /// combine the slices with `stockman experiment merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// Worker threads (0: one per core).
+    /// Worker threads, each running whole searches (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+    /// Threads inside each search (1: the exact one-thread counts): the
+    /// depth-first algorithms through a shared table as --parallel says,
+    /// SSS* and Dual* in rounds; a game grid names such rows `ALGO/HOW-N`
+    /// (HOW: abdada, lazy-smp or rounds).
+    /// Give --threads 1 with it to keep the searches off each other's cores.
+    #[arg(long, value_name = "N", value_parser = crate::runner::parse_threads, allow_negative_numbers = true)]
+    pub search_threads: Option<usize>,
+    /// How a search's threads share it: `abdada` or `lazy-smp` (with --search-threads).
+    #[arg(long, value_name = "HOW", requires = "search_threads")]
+    pub parallel: Option<stockman::Parallel>,
     /// Keep the rows of an existing results file and run only the missing searches.
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
@@ -161,6 +171,8 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
         max_nodes: a.max_nodes,
         time_limit: a.time_limit,
         bns_guesses: a.bns_guess.clone(),
+        search_threads: a.search_threads,
+        parallel: a.parallel,
     })?;
     Ok(g)
 }
@@ -187,6 +199,8 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             out: a.out.clone(),
             force: a.force,
             dry_run: a.dry_run,
+            search_threads: a.search_threads.unwrap_or(1),
+            parallel: a.parallel.unwrap_or_default(),
         });
     }
     if a.list_presets {

@@ -12,12 +12,12 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use stockman::algorithms::iterative;
+use stockman::algorithms::{iterative, lazy_smp, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
 use stockman::{
-    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Playable, SearchOptions, Stats, Table,
-    TableSize,
+    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Parallel, Playable, SearchOptions,
+    SharedTable, Stats, Table, TableSize,
 };
 use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
 use stockman_lab::Shard;
@@ -42,6 +42,10 @@ pub struct GameGrid {
     pub out: PathBuf,
     pub force: bool,
     pub dry_run: bool,
+    /// Threads per search (1: the plain search).
+    pub search_threads: usize,
+    /// How a search's threads share it.
+    pub parallel: Parallel,
 }
 
 /// Parses `--tt-mb`: sizes in MiB, `16` or `0.25,1,4,16,64`.
@@ -168,6 +172,7 @@ pub fn run(g: GameGrid) -> Result<ExitCode> {
         indicatif::ProgressBar::hidden()
     };
     let mut tables: Vec<AnyTable> = g.tables.iter().map(|&mb| table_of(mb)).collect();
+    let mut shared: Vec<Option<SharedTable>> = g.tables.iter().map(|_| None).collect();
     let mut records = Vec::with_capacity(mine.len());
     let mut i = 0;
     while i < mine.len() {
@@ -179,6 +184,7 @@ pub fn run(g: GameGrid) -> Result<ExitCode> {
             g: &g,
             jobs: &mine[i..i + n],
             tables: &mut tables,
+            shared: &mut shared,
             bar: &bar,
         };
         let found = with_game(g.game, &line.position, true, task)
@@ -220,6 +226,8 @@ struct Grid<'a> {
     g: &'a GameGrid,
     jobs: &'a [Job],
     tables: &'a mut [AnyTable],
+    /// The shared tables of the multi-threaded searches, one per size, made on first use.
+    shared: &'a mut [Option<SharedTable>],
     bar: &'a indicatif::ProgressBar,
 }
 
@@ -284,8 +292,36 @@ impl GameTask for Grid<'_> {
             } else {
                 algo.name().to_string()
             };
+            let threads = self.g.search_threads;
+            let threaded = threads > 1 && (lazy_smp::supports(algo) || parallel_sss::supports(algo));
+            if threaded {
+                // A row of its own: the one-thread rows keep their name.
+                let how = if parallel_sss::supports(algo) {
+                    "rounds"
+                } else {
+                    self.g.parallel.name()
+                };
+                row.algorithm = format!("{}/{how}-{threads}", row.algorithm);
+            }
             let cpu = thread_cpu_time();
             let r = match job.table {
+                _ if threaded && parallel_sss::supports(algo) => {
+                    parallel_sss::search(&game, algo == Algorithm::Dual, &opts, threads, 0)
+                }
+                Some(t) if threaded => {
+                    let mb = (self.g.tables[t].ceil() as usize).max(1);
+                    let table = match &mut self.shared[t] {
+                        Some(table) => table,
+                        slot => {
+                            let mut table = SharedTable::with_megabytes(mb)?;
+                            table.touch();
+                            slot.insert(table)
+                        }
+                    };
+                    table.clear();
+                    let how = self.g.parallel;
+                    how.search_observed(&game, algo, &opts, deepen, threads, table, &mut NoObserver)
+                }
                 Some(t) => {
                     // One table per size, cleared (a new generation: the
                     // same counts as a fresh table) before each search.
@@ -299,7 +335,8 @@ impl GameTask for Grid<'_> {
                 }
                 None => algo.search(&game, &opts),
             };
-            row.cpu_us = cpu_us_since(cpu);
+            // One thread's CPU time would undercount a search on several.
+            row.cpu_us = if threaded { None } else { cpu_us_since(cpu) };
             match r {
                 Ok(o) => {
                     row.value = o.value;

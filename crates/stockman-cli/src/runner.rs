@@ -52,9 +52,10 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
     /// Threads per search: more than 1 runs the depth-first algorithms on
-    /// that many threads through one shared table, as --parallel says
-    /// (minimax and the best-first ones stay on one thread, with a note); 1
-    /// keeps the exact one-thread counts.
+    /// that many threads through one shared table, as --parallel says, and
+    /// SSS*/Dual* in rounds of that many states (minimax, RecSSS* and
+    /// RecDual* stay on one thread, with a note); 1 keeps the exact
+    /// one-thread counts.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// How several threads share a search: `abdada` (threads put off the

@@ -1614,3 +1614,95 @@ fn othello_can_be_played() {
         ],
     );
 }
+
+/// `experiment --search-threads`: threads inside each search, beside the
+/// grid's worker threads. The random-tree grid records it in grid.toml and
+/// its searches keep their one-thread values; a game grid names the rows
+/// that ran on several threads and they agree with the one-thread rows.
+#[test]
+fn experiment_search_threads_run_each_search_on_several_threads() {
+    let read_rows = |path: std::path::PathBuf| -> (Vec<String>, Vec<Vec<String>>) {
+        let csv = std::fs::read_to_string(path).unwrap();
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap().split(',').map(String::from).collect();
+        (
+            header,
+            lines.map(|l| l.split(',').map(String::from).collect()).collect(),
+        )
+    };
+    let one = TempFile::empty_path("grid-1");
+    let two = TempFile::empty_path("grid-2");
+    for (out, threads) in [(&one, "1"), (&two, "2")] {
+        ok(&[
+            "experiment",
+            "--preset",
+            "quick",
+            "--threads",
+            "1",
+            "--search-threads",
+            threads,
+            "--out",
+            out.arg(),
+        ]);
+    }
+    let toml = std::fs::read_to_string(two.path().join("grid.toml")).unwrap();
+    assert_contains(&toml, &["search_threads = 2", "parallel = \"abdada\""]);
+    let (header, a) = read_rows(one.path().join("results.csv"));
+    let (_, b) = read_rows(two.path().join("results.csv"));
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x[col("algorithm")], y[col("algorithm")]);
+        assert_eq!(x[col("value")], y[col("value")], "{x:?} {y:?}");
+        assert_eq!(y[col("error")], "", "{y:?}");
+    }
+    // Parallel SSS* is deterministic: its leaves differ from SSS*'s only by speculation.
+    let sss = b.iter().find(|r| r[col("algorithm")] == "sss").unwrap();
+    assert!(sss[col("leaf_evals")].parse::<u64>().unwrap() > 0);
+
+    let set = TempFile::new("c4-threads.txt", "274552224131661 0\n5455174361263362 -1\n");
+    let out = TempFile::empty_path("c4-grid-threads");
+    ok(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "4",
+        "--algo",
+        "negascout,mtdf,sss,recsss",
+        "--search-threads",
+        "2",
+        "--parallel",
+        "lazy-smp",
+        "--out",
+        out.arg(),
+    ]);
+    let (header, rows) = read_rows(out.path().join("results.csv"));
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r[col("algorithm")].as_str()).collect();
+    assert_eq!(
+        &names[..4],
+        ["negascout/lazy-smp-2", "mtdf/lazy-smp-2", "sss/rounds-2", "recsss"],
+        "RecSSS* has no parallel form and keeps its name"
+    );
+    for chunk in rows.chunks(4) {
+        assert!(
+            chunk.iter().all(|r| r[col("value")] == chunk[0][col("value")]),
+            "{chunk:?}"
+        );
+    }
+    for bad in ["0", "-3", "100000"] {
+        let e = fails(&[
+            "experiment",
+            "--preset",
+            "quick",
+            "--search-threads",
+            bad,
+            "--out",
+            out.arg(),
+        ]);
+        assert_contains(&e.stderr, &["--search-threads"]);
+    }
+}

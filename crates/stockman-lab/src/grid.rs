@@ -11,7 +11,7 @@ use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use stockman::{Algorithm, RandomSpec, ValueModel};
+use stockman::{Algorithm, Parallel, RandomSpec, ValueModel};
 
 /// How children are ordered in the random trees of a grid.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -247,6 +247,11 @@ pub struct Grid {
     pub time_limit: Option<f64>,
     /// The guesses Best Node Search runs with (one row each).
     pub bns_guesses: Vec<BnsGuess>,
+    /// Threads per search (1: the exact one-thread counts); not the grid's
+    /// worker threads, which run whole searches side by side.
+    pub search_threads: usize,
+    /// How a search's threads share it, when `search_threads > 1`.
+    pub parallel: Parallel,
 }
 
 /// The TOML form of a [`Grid`].
@@ -270,6 +275,10 @@ struct GridFile {
     time_limit: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bns_guesses: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    search_threads: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parallel: Option<String>,
 }
 
 /// `"random"` or a probability in a TOML list.
@@ -350,6 +359,10 @@ pub struct Overrides {
     pub time_limit: Option<f64>,
     /// BNS's guesses: `rutko`, `bisect` or both, comma-separated.
     pub bns_guesses: Option<String>,
+    /// Threads per search.
+    pub search_threads: Option<usize>,
+    /// How a search's threads share it.
+    pub parallel: Option<Parallel>,
 }
 
 /// Parses `4`, `2,4,8` or `2..8` (inclusive) into numbers.
@@ -423,6 +436,11 @@ impl Grid {
                 Some(list) => list.iter().map(|g| g.parse()).collect::<Result<_, _>>()?,
                 None => vec![BnsGuess::Rutko],
             },
+            search_threads: f.search_threads.unwrap_or(1),
+            parallel: match &f.parallel {
+                Some(p) => p.parse().map_err(|e: String| Error::new(format!("grid file: {e}")))?,
+                None => Parallel::default(),
+            },
         };
         g.validate()?;
         Ok(g)
@@ -450,6 +468,8 @@ impl Grid {
             time_limit: self.time_limit,
             bns_guesses: (self.bns_guesses != [BnsGuess::Rutko])
                 .then(|| self.bns_guesses.iter().map(|g| g.name().to_string()).collect()),
+            search_threads: (self.search_threads != 1).then_some(self.search_threads),
+            parallel: (self.search_threads != 1).then(|| self.parallel.name().to_string()),
         };
         toml::to_string(&f).expect("a grid serializes")
     }
@@ -486,6 +506,12 @@ impl Grid {
         if let Some(g) = &o.bns_guesses {
             self.bns_guesses = g.split(',').map(str::parse).collect::<Result<_, _>>()?;
         }
+        if let Some(t) = o.search_threads {
+            self.search_threads = t;
+        }
+        if let Some(p) = o.parallel {
+            self.parallel = p;
+        }
         self.validate()
     }
 
@@ -512,6 +538,13 @@ impl Grid {
         }
         if self.bns_guesses.is_empty() {
             return Err(empty("BNS guesses"));
+        }
+        if !(1..=stockman::run::MAX_THREADS).contains(&self.search_threads) {
+            return Err(Error::new(format!(
+                "search_threads = {}: give 1 to {}",
+                self.search_threads,
+                stockman::run::MAX_THREADS
+            )));
         }
         if let Some(&d) = self.depths.iter().find(|&&d| d > MAX_GRID_DEPTH) {
             return Err(Error::new(format!("depth {d} is larger than {MAX_GRID_DEPTH}")));
