@@ -1706,3 +1706,84 @@ fn experiment_search_threads_run_each_search_on_several_threads() {
         assert_contains(&e.stderr, &["--search-threads"]);
     }
 }
+
+/// The checks: a Connect Four and an Othello FFO positions file
+/// solved exactly on 2 threads (every row right, best moves listed at the
+/// best score), and every algorithm on a random tree on 2 threads with its
+/// one-thread value, none an error.
+#[test]
+fn positions_files_and_every_algorithm_on_two_threads() {
+    let ffo: String = include_str!("../../stockman/tests/data/othello/fforum-40-59.obf")
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let c4: String = include_str!("../../stockman/tests/data/connect4/Test_L2_R1")
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for (game, text, algos, n) in [
+        ("othello", ffo, "mtdf,negascout", 2),
+        ("connect4", c4, "mtd-bi,alphabeta,negascout", 20),
+    ] {
+        let set = TempFile::new(&format!("{game}-threads.txt"), text);
+        for how in ["abdada", "lazy-smp"] {
+            let run = ok(&[
+                "solve",
+                "--game",
+                game,
+                "--positions",
+                set.arg(),
+                "--algo",
+                algos,
+                "--threads",
+                "2",
+                "--parallel",
+                how,
+                "--format",
+                "json",
+            ]);
+            let (lines, summaries) = batch_json(&run.stdout);
+            assert_eq!(lines.len(), n * algos.split(',').count(), "{game} {how}");
+            for s in &summaries {
+                assert_eq!(s["summary"]["wrong"], 0, "{game} {how}: {s}");
+                assert_eq!(s["summary"]["bad_moves"], 0, "{game} {how}: {s}");
+            }
+            for l in &lines {
+                assert_eq!(l["value"], l["expected"], "{game} {how}: {l}");
+            }
+        }
+    }
+    let tree = [
+        "--random",
+        "width=5,depth=6,seed=11",
+        "--algo",
+        "all",
+        "--format",
+        "json",
+    ];
+    let one: Json = serde_json::from_str(&ok(&[&["solve"][..], &tree[..]].concat()).stdout).unwrap();
+    let two = ok(&[&["solve"][..], &tree[..], &["--threads", "2"][..]].concat());
+    assert_contains(
+        &two.stderr,
+        &["note: minimax, recsss, recdual have no parallel form here"],
+    );
+    let two: Json = serde_json::from_str(&two.stdout).unwrap();
+    let (one, two) = (one.as_array().unwrap(), two.as_array().unwrap());
+    assert_eq!(one.len(), two.len());
+    let value = one.iter().find(|r| r["algorithm"] == "alphabeta").unwrap()["value"]
+        .as_i64()
+        .unwrap();
+    for (a, b) in one.iter().zip(two) {
+        assert!(b.get("error").is_none_or(|e| e.is_null()), "{b}");
+        assert_eq!(a["algorithm"], b["algorithm"]);
+        if b["value"].is_null() {
+            // BNS: a bound that holds the value (the threads may prove another one).
+            let (lo, hi) = (b["bound"][0].as_i64().unwrap(), b["bound"][1].as_i64().unwrap());
+            assert!(lo <= value && value < hi, "{b}");
+        } else {
+            assert_eq!(b["value"].as_i64(), Some(value), "{b}");
+        }
+    }
+}

@@ -40,15 +40,26 @@
 //! robin (`C4_ROUNDS`, default 15), and prints the same ratios: criterion
 //! times one contender's samples in a block, and on a shared machine a
 //! change of load between blocks shows up as a difference between contenders.
+//!
+//! # Two threads
+//! Beside them, on [`THREADS`] threads and timed by the wall clock: our
+//! MTD(f) and MTD(bi) under ABDADA (a fresh shared table each search)
+//! against the crate's `ParallelSearch` (Young Brothers Wait on a rayon
+//! pool, a fresh lock-free table), with their own summary lines. Their
+//! values and best moves are checked like the others'; their node counts
+//! depend on the threads' timing and are not asserted.
 
 use criterion::{Criterion, SamplingMode};
-use minimax::{Evaluation, Evaluator, IterativeOptions, IterativeSearch, Strategy, Winner};
+use minimax::{
+    Evaluation, Evaluator, IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy, Winner,
+};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use stockman::games::connect4::Board;
 use stockman::{
-    algorithms::iterative, thread_cpu_time, Algorithm, ConnectFour, Game, Role, SearchOptions, TableSize, Value,
+    algorithms::iterative, thread_cpu_time, Algorithm, ConnectFour, Game, NoObserver, Outcome, Parallel, Role,
+    SearchOptions, SharedTable, TableSize, Value,
 };
 
 /// Plies searched.
@@ -179,6 +190,7 @@ impl minimax::Game for C4 {
 }
 
 /// Stockman's heuristic evaluation, from the side to move.
+#[derive(Clone)]
 struct Eval(ConnectFour);
 
 impl Evaluator for Eval {
@@ -218,6 +230,46 @@ impl Theirs {
         s.set_max_depth(u8::try_from(depth).expect("depth fits u8"));
         s
     }
+}
+
+/// Threads of the parallel contenders.
+const THREADS: usize = 2;
+
+/// Our parallel contenders: ABDADA on [`THREADS`] threads through a fresh
+/// shared table of [`TABLE_MB`], iterative deepening as above (no table at
+/// the horizon, like the crate).
+const OURS_PARALLEL: [(Algorithm, &str); 2] = [
+    (Algorithm::Mtdf, "mtdf-abdada-2"),
+    (Algorithm::MtdBi, "mtd-bi-abdada-2"),
+];
+
+/// The crate's parallel search (Young Brothers Wait on a rayon pool of
+/// [`THREADS`] threads, its lock-free table of [`TABLE_MB`]).
+const THEIRS_PARALLEL: &str = "minimax-ybw-2";
+
+/// One search by one of [`OURS_PARALLEL`].
+fn ours_parallel(g: &ConnectFour, algo: Algorithm) -> Outcome<u8> {
+    let table = SharedTable::with_megabytes(TABLE_MB).expect("table");
+    Parallel::Abdada
+        .search_observed(
+            g,
+            algo,
+            &our_options(DEPTH, false),
+            true,
+            THREADS,
+            &table,
+            &mut NoObserver,
+        )
+        .expect("search")
+}
+
+/// One search by the crate's parallel search: its move and root value.
+fn theirs_parallel(g: &ConnectFour) -> (u8, Value) {
+    let opts = IterativeOptions::new().with_table_byte_size(TABLE_MB << 20);
+    let mut s = ParallelSearch::new(Eval(*g), opts, ParallelOptions::new().with_num_threads(THREADS));
+    s.set_max_depth(u8::try_from(DEPTH).expect("depth fits u8"));
+    let mv = s.choose_move(&g.root()).expect("a move");
+    (mv, Value::from(s.root_value()))
 }
 
 fn game(moves: &str) -> ConnectFour {
@@ -308,6 +360,14 @@ fn check() {
                 mv + 1
             );
         }
+        for (algo, name) in OURS_PARALLEL {
+            let out = ours_parallel(&g, algo);
+            assert_eq!(out.value, Some(case.value), "{name} at {}", case.moves);
+            assert_best(case.moves, out.best_move.expect("a best move"), case.value, name);
+        }
+        let (mv, v) = theirs_parallel(&g);
+        assert_eq!(v, case.value, "{THEIRS_PARALLEL} at {}", case.moves);
+        assert_best(case.moves, mv, case.value, THEIRS_PARALLEL);
         eprintln!(
             "  {:20} stockman      value {:4}  nodes {}",
             case.moves,
@@ -406,6 +466,34 @@ fn benches(c: &mut Criterion, clock: Clock) {
             });
         }
         group.finish();
+        // Several threads: wall-clock time (a thread's CPU time would count one of them).
+        let mut group = c.benchmark_group(format!("connect4-d{DEPTH}-{THREADS}threads/{}", case.moves));
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_millis(1500));
+        for (algo, name) in OURS_PARALLEL {
+            group.bench_function(format!("stockman-{name}"), |b| {
+                b.iter_custom(|iters| {
+                    let took = Clock::Wall.time(iters, || {
+                        std::hint::black_box(ours_parallel(&g, algo));
+                    });
+                    record(case.moves, name, iters, took);
+                    took
+                })
+            });
+        }
+        group.bench_function(THEIRS_PARALLEL, |b| {
+            b.iter_custom(|iters| {
+                let took = Clock::Wall.time(iters, || {
+                    std::hint::black_box(theirs_parallel(&g));
+                });
+                record(case.moves, THEIRS_PARALLEL, iters, took);
+                took
+            })
+        });
+        group.finish();
     }
 }
 
@@ -421,16 +509,19 @@ fn median(v: &[f64]) -> f64 {
 }
 
 /// Prints the medians of `samples` and the ratio of our best search to theirs.
-fn summary(title: &str, samples: &BTreeMap<(&'static str, &'static str), Vec<f64>>) {
+fn summary(
+    title: &str,
+    samples: &BTreeMap<(&'static str, &'static str), Vec<f64>>,
+    ours: &[&'static str],
+    theirs: &[&'static str],
+) {
     println!("\n{title}");
     let mut logs = Vec::new();
+    let (our_names, their_names) = (ours, theirs);
     for case in &CASES {
         let get = |who: &str| samples.get(&(case.moves, who)).map(|v| median(v));
-        let ours: Vec<(&'static str, f64)> = OURS.iter().filter_map(|a| Some((a.name, get(a.name)?))).collect();
-        let theirs: Vec<(&'static str, f64)> = Theirs::ALL
-            .iter()
-            .filter_map(|t| Some((t.name(), get(t.name())?)))
-            .collect();
+        let ours: Vec<(&'static str, f64)> = our_names.iter().filter_map(|&n| Some((n, get(n)?))).collect();
+        let theirs: Vec<(&'static str, f64)> = their_names.iter().filter_map(|&n| Some((n, get(n)?))).collect();
         let cells: Vec<String> = ours
             .iter()
             .chain(&theirs)
@@ -489,6 +580,18 @@ fn interleaved(clock: Clock, rounds: usize) -> BTreeMap<(&'static str, &'static 
                     .or_default()
                     .push(took.as_secs_f64());
             }
+            for (algo, name) in OURS_PARALLEL {
+                let took = Clock::Wall.time(1, || {
+                    std::hint::black_box(ours_parallel(&g, algo));
+                });
+                out.entry((case.moves, name)).or_default().push(took.as_secs_f64());
+            }
+            let took = Clock::Wall.time(1, || {
+                std::hint::black_box(theirs_parallel(&g));
+            });
+            out.entry((case.moves, THEIRS_PARALLEL))
+                .or_default()
+                .push(took.as_secs_f64());
         }
     }
     out
@@ -508,15 +611,24 @@ fn main() {
         Clock::Cpu => "thread CPU time",
         Clock::Wall => "wall-clock time",
     };
-    summary(
-        &format!("connect4 depth {DEPTH}: median {what} per search (ms) of criterion's samples; ratio = best stockman / best minimax"),
-        &samples,
-    );
+    let ours: Vec<&'static str> = OURS.iter().map(|a| a.name).collect();
+    let theirs: Vec<&'static str> = Theirs::ALL.iter().map(|t| t.name()).collect();
+    let ours2: Vec<&'static str> = OURS_PARALLEL.iter().map(|a| a.1).collect();
+    let theirs2 = vec![THEIRS_PARALLEL];
+    let sets = |rounds: &str| {
+        [
+            (format!("connect4 depth {DEPTH}: median {what} per search (ms){rounds}; ratio = best stockman / best minimax"), &ours, &theirs),
+            (format!("connect4 depth {DEPTH}, {THREADS} threads: median wall-clock time per search (ms){rounds}; ratio = best stockman / minimax's parallel search"), &ours2, &theirs2),
+        ]
+    };
+    for (title, o, t) in sets(" of criterion's samples") {
+        summary(&title, &samples, o, t);
+    }
     let rounds = rounds();
     if rounds > 0 {
-        summary(
-            &format!("connect4 depth {DEPTH}: median {what} per search (ms), {rounds} interleaved rounds; ratio = best stockman / best minimax"),
-            &interleaved(clock, rounds),
-        );
+        let measured = interleaved(clock, rounds);
+        for (title, o, t) in sets(&format!(", {rounds} interleaved rounds")) {
+            summary(&title, &measured, o, t);
+        }
     }
 }

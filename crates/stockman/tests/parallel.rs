@@ -350,3 +350,38 @@ fn a_pass_another_thread_answered_gives_up_with_that_answer() {
     assert_eq!(alone.value, Some(value));
     assert!(alone.stats.nodes > out.stats.nodes);
 }
+
+/// Othello's FFO endgame positions #40-#42 (20-22 empty squares) solved
+/// exactly on 2 threads, both ways, with best moves the suite lists at the
+/// best score.
+#[test]
+fn ffo_positions_are_solved_exactly_on_two_threads() {
+    use stockman::games::othello::Othello;
+    use stockman::games::positions::parse_positions;
+    let lines = parse_positions(include_str!("data/othello/fforum-40-59.obf")).unwrap();
+    let mut runner = Runner::new();
+    for (line, how) in lines
+        .iter()
+        .take(3)
+        .zip([Parallel::Abdada, Parallel::LazySmp, Parallel::Abdada])
+    {
+        let game = <Othello as stockman::Playable>::from_position(&line.position).unwrap();
+        let expected = line.expected.unwrap();
+        let r = Settings {
+            algorithms: Some(vec![Algorithm::Mtdf, Algorithm::NegaScout]),
+            threads: Some(2),
+            parallel: Some(how),
+            tt_mb: Some(64),
+            ..Settings::default()
+        }
+        .request(SourceKind::Game(stockman::run::GameKind::Othello))
+        .unwrap();
+        for s in runner.solve_threads(&game, &r) {
+            let what = format!("FFO line {} {how} {}", line.line, s.label());
+            assert!(s.error.is_none(), "{what}: {:?}", s.error);
+            assert_eq!(s.value, Some(expected), "{what}");
+            let best = stockman::Playable::move_text(&game, s.best_move.expect("a best move"));
+            assert_eq!(line.score_of(&best), Some(expected), "{what}: {best}");
+        }
+    }
+}
