@@ -264,9 +264,10 @@ def solve(
     ``threads``: threads per search (1 to ``MAX_THREADS``; default 1, the
     exact one-thread counts): more run the depth-first algorithms through
     one shared table, as ``parallel`` says: ``"abdada"`` (the default: the
-    threads split the work) or ``"lazy-smp"``. Values are the one-thread
-    values; counts vary from run to run. Minimax, the best-first searches
-    and Python games stay on one thread, with a ``UserWarning``.
+    threads split the work) or ``"lazy-smp"``, and SSS* and Dual* in rounds
+    of that many states off OPEN. Values are the one-thread values; counts
+    vary from run to run (SSS* and Dual*'s do not). Minimax, RecSSS*,
+    RecDual* and Python games stay on one thread, with a ``UserWarning``.
 
     Each dict has the fields of ``stockman solve --format json``:
     ``algorithm``, ``value`` (None for BNS, which gives ``bound``),

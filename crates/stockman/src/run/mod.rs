@@ -219,7 +219,8 @@ pub struct Settings {
     pub eval_cost_ns: u64,
     /// Threads per search (default 1: today's exact trees and counts);
     /// more runs the depth-first algorithms by Lazy SMP
-    /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::algorithms::abdada)) through a shared table.
+    /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::algorithms::abdada)) through a shared table,
+    /// and SSS\* and Dual\* in rounds ([`parallel_sss`]).
     pub threads: Option<usize>,
     /// How several threads share a search (default [`Parallel::Abdada`]).
     pub parallel: Option<Parallel>,
@@ -322,7 +323,8 @@ pub struct Request {
     /// Spend this long in every evaluation.
     pub eval_cost_ns: u64,
     /// Threads per search (1: one; more: the depth-first algorithms on that
-    /// many threads, shared as `parallel` says; see [`Runner::solve_threads`]).
+    /// many threads, shared as `parallel` says, SSS\* and Dual\* in rounds;
+    /// see [`Runner::solve_threads`]).
     pub threads: usize,
     /// How several threads share a search.
     pub parallel: Parallel,
@@ -494,8 +496,8 @@ impl Runner {
     /// threads: with more than one, the depth-first algorithms run as
     /// `request.parallel` says ([`Parallel`]) through one shared table (of the request's size;
     /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
-    /// and the others on one thread, as [`Runner::solve`] runs them (see
-    /// [`Runner::single_threaded`]).
+    /// SSS\* and Dual\* in rounds ([`parallel_sss`]), and the others on one
+    /// thread, as [`Runner::solve`] runs them (see [`Runner::single_threaded`]).
     pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>>
     where
         G::Position: Send,
@@ -509,9 +511,9 @@ impl Runner {
     }
 
     /// The algorithms of `request` that run on one thread whatever
-    /// `request.threads` says (those with no parallel form here: minimax and
-    /// the best-first searches; see [`lazy_smp::supports`]); empty with one
-    /// thread.
+    /// `request.threads` says (those with no parallel form here: minimax,
+    /// RecSSS\* and RecDual\*; see [`lazy_smp::supports`] and
+    /// [`parallel_sss::supports`]); empty with one thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {
             return Vec::new();
