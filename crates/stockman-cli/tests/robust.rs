@@ -335,7 +335,7 @@ fn threads_keep_every_value_and_bad_counts_are_refused() {
     ]);
     assert_contains(
         &run.stderr,
-        &["note: minimax, sss, dual, recsss, recdual have no parallel form here and run on one thread"],
+        &["note: minimax, recsss, recdual have no parallel form here and run on one thread"],
     );
     let two: Vec<Json> = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(one.len(), two.len());

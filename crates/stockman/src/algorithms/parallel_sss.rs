@@ -38,7 +38,7 @@
 //! let tree = ExplicitTree::parse("[[[3,12],[8,2]],[[4,6],[14,5]],[[2,9],[1,7]]]", Role::Max).unwrap();
 //! let out = parallel_sss::search(&tree, false, &SearchOptions::default(), 2, 4).unwrap();
 //! assert_eq!(out.value, Some(8));
-//! assert_eq!(out.best_index, Some(1));
+//! assert_eq!(out.best_index, Some(0)); // min(max(3,12), max(8,2)) = 8
 //! ```
 
 use crate::game::Game;
