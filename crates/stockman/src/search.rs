@@ -81,6 +81,17 @@ pub struct SearchOptions {
     /// with [`SearchError::Stopped`] (iterative deepening: with the last
     /// completed depth). `None` (the default): nothing can stop it.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Threads per search (default 1: the exact one-thread trees and
+    /// counts). Honoured by [`Algorithm::search_shared`](crate::Algorithm::search_shared),
+    /// which needs a game the threads can share (the [`run`](crate::run)
+    /// layer and the [`Engine`](crate::Engine) take their own counts:
+    /// `Request::threads`, `Engine::with_threads`).
+    /// [`Algorithm::search`](crate::Algorithm::search), which takes any game
+    /// (one that threads cannot share too), refuses more than 1 with
+    /// [`SearchError::Unsupported`] rather than search on one thread unasked.
+    pub threads: usize,
+    /// How several threads share a depth-first search (default ABDADA).
+    pub parallel: crate::algorithms::Parallel,
 }
 
 impl Default for SearchOptions {
@@ -101,6 +112,8 @@ impl Default for SearchOptions {
             progress: None,
             bns_first_test: None,
             stop: None,
+            threads: 1,
+            parallel: crate::algorithms::Parallel::Abdada,
         }
     }
 }

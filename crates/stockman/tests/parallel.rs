@@ -385,3 +385,50 @@ fn ffo_positions_are_solved_exactly_on_two_threads() {
         }
     }
 }
+
+/// `SearchOptions::threads`: `Algorithm::search_shared` honours it (every
+/// algorithm its one-thread value, BNS a bound holding it, both ways);
+/// `Algorithm::search`, which takes any game, refuses it; bad counts are errors.
+#[test]
+fn search_options_threads_through_search_shared() {
+    use stockman::SearchOptions;
+    for seed in 0..40u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed}")).unwrap());
+        let value = value_of(&tree);
+        for (i, &algo) in Algorithm::ALL.iter().enumerate() {
+            let opts = SearchOptions {
+                threads: 2 + (seed as usize + i) % 3,
+                parallel: Parallel::ALL[i % 2],
+                ..SearchOptions::default()
+            };
+            let out = algo.search_shared(&tree, &opts).unwrap();
+            match out.value {
+                Some(v) => assert_eq!(v, value, "{algo} seed {seed}"),
+                None => {
+                    let (lo, hi) = out.bound.unwrap();
+                    assert!(lo <= value && value < hi, "{algo} seed {seed}");
+                }
+            }
+            let e = algo.search(&tree, &opts).unwrap_err();
+            assert!(e.to_string().contains("search_shared"), "{e}");
+        }
+    }
+    let tree = RandomTree::new(RandomSpec::parse("width=3,depth=3,seed=1").unwrap());
+    for threads in [0, stockman::run::MAX_THREADS + 1] {
+        let opts = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let e = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap_err();
+        assert!(e.to_string().contains(&format!("threads = {threads}")), "{e}");
+    }
+    // One thread is the plain search, counts and all.
+    let one = Algorithm::MtSss.search(&tree, &SearchOptions::default()).unwrap();
+    let shared = Algorithm::MtSss
+        .search_shared(&tree, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(
+        (one.value, one.stats.leaf_evals),
+        (shared.value, shared.stats.leaf_evals)
+    );
+}

@@ -43,6 +43,7 @@ use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::shared_table::SharedTable;
 use crate::table::Table;
 use crate::value::{Value, INF};
 
@@ -116,6 +117,60 @@ impl Algorithm {
         self.search_observed(game, opts, &mut NoObserver)
     }
 
+    /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
+    /// game the threads can share: the depth-first algorithms as
+    /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`](crate::SharedTable)
+    /// (of `opts.table`'s size; [`DEFAULT_SHARED_TABLE_MB`](crate::DEFAULT_SHARED_TABLE_MB) for an unbounded
+    /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*
+    /// and RecDual\*, which have no parallel form, on one thread. One thread
+    /// is exactly [`Algorithm::search`].
+    ///
+    /// # Errors
+    /// As [`Algorithm::search`]; a thread count of 0 or over
+    /// [`MAX_THREADS`](crate::run::MAX_THREADS), or a table that cannot be allocated.
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions};
+    /// let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
+    /// let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
+    /// let opts = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let two = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap();
+    /// assert_eq!(one.value, two.value);
+    /// assert!(Algorithm::Mtdf.search(&tree, &opts).is_err()); // say search_shared
+    /// ```
+    pub fn search_shared<G>(self, game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError>
+    where
+        G: Game + Sync,
+        G::Position: Send,
+        G::Move: Send,
+    {
+        let threads = opts.threads;
+        let max = crate::run::MAX_THREADS;
+        if !(1..=max).contains(&threads) {
+            return Err(SearchError::Unsupported {
+                reason: format!("threads = {threads}: give 1 to {max}"),
+            });
+        }
+        let one = SearchOptions {
+            threads: 1,
+            ..opts.clone()
+        };
+        if threads == 1 || !(lazy_smp::supports(self) || parallel_sss::supports(self)) {
+            return self.search(game, &one);
+        }
+        if parallel_sss::supports(self) {
+            return parallel_sss::search(game, self == Algorithm::Dual, &one, threads, 0);
+        }
+        let mb = match opts.table {
+            crate::TableSize::Megabytes(mb) => mb,
+            crate::TableSize::Unbounded => crate::DEFAULT_SHARED_TABLE_MB,
+        };
+        let table = SharedTable::with_megabytes(mb).map_err(SearchError::Table)?;
+        opts.parallel
+            .search_observed(game, self, &one, false, threads, &table, &mut NoObserver)
+    }
+
     /// Searches `game`, reporting leaves, steps and passes to `obs`.
     pub fn search_observed<G: Game, O: Observer>(
         self,
@@ -123,6 +178,15 @@ impl Algorithm {
         opts: &SearchOptions,
         obs: &mut O,
     ) -> Result<Outcome<G::Move>, SearchError> {
+        if opts.threads != 1 {
+            return Err(SearchError::Unsupported {
+                reason: format!(
+                    "threads = {}: a search on several threads needs a game the threads can share; \
+                     call Algorithm::search_shared",
+                    opts.threads
+                ),
+            });
+        }
         match self {
             Algorithm::Minimax => minimax::search_observed(game, opts, obs),
             Algorithm::AlphaBeta => alphabeta::search_observed(game, opts, obs),
