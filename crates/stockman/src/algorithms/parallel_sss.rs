@@ -107,8 +107,12 @@ fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
 /// helper what it found.
 struct Slot<G: Game> {
     work: Mutex<Option<Work<G::Position>>>,
-    found: Mutex<Option<Found<G::Move>>>,
+    found: Mutex<Option<Handed<G::Move>>>,
 }
+
+/// A helper's answer: what it found, or the panic of the game it ran
+/// (raised again on the calling thread, instead of leaving it waiting).
+type Handed<M> = std::thread::Result<Found<M>>;
 
 impl<G: Game> Default for Slot<G> {
     fn default() -> Self {
@@ -169,7 +173,7 @@ fn helper<G: Game>(game: &G, meet: &Meeting, slot: &Slot<G>) {
         }
         seen = meet.round.load(Ordering::Acquire);
         if let Some(work) = lock(&slot.work).take() {
-            let found = work_out(game, work);
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work_out(game, work)));
             *lock(&slot.found) = Some(found);
             meet.done.fetch_add(1, Ordering::Release);
         }
@@ -249,7 +253,11 @@ where
                 found = work_out(game, mine);
                 wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
                 for slot in &slots[..sent] {
-                    found.extend(lock(&slot.found).take().unwrap_or_default());
+                    match lock(&slot.found).take() {
+                        Some(Ok(f)) => found.extend(f),
+                        Some(Err(panic)) => std::panic::resume_unwind(panic),
+                        None => {}
+                    }
                 }
             } else {
                 found.extend(work_out(game, mine));
