@@ -12,7 +12,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use stockman::algorithms::{iterative, lazy_smp, parallel_sss};
+use stockman::algorithms::{iterative, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
 use stockman::{
@@ -293,7 +293,7 @@ impl GameTask for Grid<'_> {
                 algo.name().to_string()
             };
             let threads = self.g.search_threads;
-            let threaded = threads > 1 && (lazy_smp::supports(algo) || parallel_sss::supports(algo));
+            let threaded = threads > 1 && algo.has_parallel_form();
             if threaded {
                 // A row of its own: the one-thread rows keep their name.
                 let how = if parallel_sss::supports(algo) {
@@ -305,22 +305,30 @@ impl GameTask for Grid<'_> {
             }
             let cpu = thread_cpu_time();
             let r = match job.table {
-                _ if threaded && parallel_sss::supports(algo) => {
-                    parallel_sss::search(&game, algo == Algorithm::Dual, &opts, threads, 0)
-                }
-                Some(t) if threaded => {
-                    let mb = (self.g.tables[t].ceil() as usize).max(1);
-                    let table = match &mut self.shared[t] {
-                        Some(table) => table,
-                        slot => {
-                            let mut table = SharedTable::with_megabytes(mb)?;
-                            table.touch();
-                            slot.insert(table)
+                _ if threaded => {
+                    // The depth-first searches share a table per size; SSS* and Dual* need none.
+                    let table = match job.table {
+                        Some(t) => {
+                            let mb = (self.g.tables[t].ceil() as usize).max(1);
+                            let table = match &mut self.shared[t] {
+                                Some(table) => table,
+                                slot => {
+                                    let mut table = SharedTable::with_megabytes(mb)?;
+                                    table.touch();
+                                    slot.insert(table)
+                                }
+                            };
+                            table.clear();
+                            Some(&*table)
                         }
+                        None => None,
                     };
-                    table.clear();
-                    let how = self.g.parallel;
-                    how.search_observed(&game, algo, &opts, deepen, threads, table, &mut NoObserver)
+                    let opts = SearchOptions {
+                        threads,
+                        parallel: self.g.parallel,
+                        ..opts
+                    };
+                    algo.search_shared_in(&game, &opts, deepen, table, &mut NoObserver)
                 }
                 Some(t) => {
                     // One table per size, cleared (a new generation: the

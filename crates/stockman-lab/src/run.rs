@@ -7,91 +7,62 @@ use crate::{report, Error};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use stockman::algorithms::{bns, lazy_smp, parallel_sss};
+use stockman::algorithms::{bns, lazy_smp};
 use stockman::{
-    Algorithm, NoObserver, Parallel, RandomTree, SearchError, SearchOptions, SharedTable, TableSize,
-    DEFAULT_SHARED_TABLE_MB,
+    Algorithm, NoObserver, RandomTree, SearchError, SearchOptions, SharedTable, TableSize, DEFAULT_SHARED_TABLE_MB,
 };
 
 /// The search options of a grid's searches: an unbounded table for the
-/// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits.
+/// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits
+/// and threads per search.
 pub fn options(grid: &Grid) -> SearchOptions {
     SearchOptions {
         max_nodes: grid.max_nodes,
         time_limit: grid.time_limit.map(Duration::from_secs_f64),
         table: TableSize::Unbounded,
+        threads: grid.search_threads,
+        parallel: grid.parallel,
         ..SearchOptions::default()
     }
 }
 
-/// How many threads each search of a grid runs on, and how they share it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchThreads {
-    /// Threads per search (1: the plain search).
-    pub threads: usize,
-    /// How they share it.
-    pub parallel: Parallel,
-}
-
-impl SearchThreads {
-    /// The grid's.
-    pub fn of(grid: &Grid) -> SearchThreads {
-        SearchThreads {
-            threads: grid.search_threads,
-            parallel: grid.parallel,
-        }
-    }
-}
-
-/// The shared table each worker keeps for its multi-threaded searches:
-/// the engine's default size (a grid's own table is unbounded, which
-/// threads cannot share), cleared before each search.
-type WorkerTable = Option<SharedTable>;
-
 /// Runs one search and records it.
 pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
-    run_job_on(
-        job,
-        opts,
-        SearchThreads {
-            threads: 1,
-            parallel: Parallel::default(),
-        },
-        &mut None,
-    )
+    run_job_on(job, opts, &mut None)
 }
 
-/// [`run_job`] on `threads.threads` threads when the algorithm has a
-/// parallel form (SSS\* and Dual\* in rounds, the depth-first ones through
-/// `table`, made on first use); otherwise on one.
-fn run_job_on(job: &Job, opts: &SearchOptions, threads: SearchThreads, table: &mut WorkerTable) -> Record {
+/// [`run_job`] on `opts.threads` threads ([`Algorithm::search_shared_in`]);
+/// a depth-first search on several threads goes through `table`, the
+/// worker's shared table (the engine's default size: a grid's own table is
+/// unbounded, which threads cannot share), made on first use and cleared
+/// before each search.
+fn run_job_on(job: &Job, opts: &SearchOptions, table: &mut Option<SharedTable>) -> Record {
     let tree = RandomTree::new(job.tree.spec());
     let mut r = Record::new(job);
     let out = match (job.algorithm, job.bns_guess) {
         (Algorithm::Bns, BnsGuess::Bisect) => bns::search_with(&tree, opts, &mut bns::Bisect, &mut NoObserver),
-        (a, _) if threads.threads > 1 && parallel_sss::supports(a) => {
-            parallel_sss::search(&tree, a == Algorithm::Dual, opts, threads.threads, 0)
-        }
-        (a, _) if threads.threads > 1 && lazy_smp::supports(a) => {
-            if table.is_none() {
-                match SharedTable::with_megabytes(DEFAULT_SHARED_TABLE_MB) {
-                    Ok(mut t) => {
-                        t.touch();
-                        *table = Some(t);
-                    }
-                    Err(e) => {
-                        r.error = Some(SearchError::Table(e).to_string());
-                        return r;
+        (a, _) => {
+            let shared = if opts.threads > 1 && lazy_smp::supports(a) {
+                if table.is_none() {
+                    match SharedTable::with_megabytes(DEFAULT_SHARED_TABLE_MB) {
+                        Ok(mut t) => {
+                            t.touch();
+                            *table = Some(t);
+                        }
+                        Err(e) => {
+                            r.error = Some(SearchError::Table(e).to_string());
+                            return r;
+                        }
                     }
                 }
-            }
-            let t = table.as_mut().expect("made above");
-            t.clear();
-            threads
-                .parallel
-                .search_observed(&tree, a, opts, false, threads.threads, t, &mut NoObserver)
+                let t = table.as_mut().expect("made above");
+                t.clear();
+                Some(&*t)
+            } else {
+                None
+            };
+            a.search_shared_in(&tree, opts, false, shared, &mut NoObserver)
         }
-        (a, _) => a.search(&tree, opts),
     };
     match out {
         Ok(out) => {
@@ -115,7 +86,6 @@ pub fn run_jobs(
     jobs: &[Job],
     opts: &SearchOptions,
     threads: usize,
-    search_threads: SearchThreads,
     stop: &AtomicBool,
     done: &(dyn Fn(Record) + Sync),
 ) -> Result<usize, Error> {
@@ -138,7 +108,7 @@ pub fn run_jobs(
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(job) = jobs.get(i) else { return };
-                    done(run_job_on(job, opts, search_threads, &mut table));
+                    done(run_job_on(job, opts, &mut table));
                     ran.fetch_add(1, Ordering::SeqCst);
                 }
             });
@@ -273,7 +243,7 @@ impl Plan {
         let new = std::sync::Mutex::new(Vec::with_capacity(todo.len()));
         let failed = std::sync::Mutex::new(None);
         let opts = options(&self.grid);
-        let ran = run_jobs(&todo, &opts, self.threads, SearchThreads::of(&self.grid), stop, &|r| {
+        let ran = run_jobs(&todo, &opts, self.threads, stop, &|r| {
             if let Err(e) = sink.write(&r) {
                 failed.lock().unwrap().get_or_insert(e);
                 stop.store(true, Ordering::SeqCst);

@@ -46,7 +46,7 @@
 //! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
 //! that one thread's search cannot wipe what the others found.
 
-use crate::table::{advise_huge_pages, check_megabytes, Entry, Table, TableError, TableErrorKind, HUGE_PAGE, NO_MOVE};
+use crate::table::{check_megabytes, place_table, table_alignment, Entry, Table, TableError, TableErrorKind, NO_MOVE};
 use crate::value::Value;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -123,7 +123,7 @@ impl SharedTable {
         // Aligned as the one-thread table is: on a huge page when it fills
         // one, so that a probe does not also miss the TLB.
         let bytes = buckets * WORDS * 8;
-        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { WORDS * 8 };
+        let align = table_alignment(bytes);
         let n = (bytes + align) / 8 - 1;
         let fail = TableError {
             megabytes,
@@ -140,10 +140,7 @@ impl SharedTable {
             }
             Vec::from_raw_parts(ptr, n, n)
         };
-        let offset = (align - words.as_ptr() as usize % align) % align / 8;
-        if align == HUGE_PAGE {
-            advise_huge_pages(&words[offset..offset + bytes / 8]);
-        }
+        let offset = place_table(&words, bytes, align);
         Ok(SharedTable {
             inner: Arc::new(Inner {
                 words,

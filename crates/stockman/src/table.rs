@@ -492,16 +492,9 @@ impl FixedTable {
         // the allocator puts the vector (`vec![0; n]` is a zeroed, lazily
         // committed allocation, so the spare costs address space only).
         let bytes = buckets * Self::BUCKET_BYTES;
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            Self::BUCKET_BYTES
-        };
+        let align = table_alignment(bytes);
         let words = zeroed_words((bytes + align) / 8 - 1)?;
-        let offset = (align - words.as_ptr() as usize % align) % align / 8;
-        if align == HUGE_PAGE {
-            advise_huge_pages(&words[offset..offset + bytes / 8]);
-        }
+        let offset = place_table(&words, bytes, align);
         Some(FixedTable {
             words,
             offset,
@@ -553,14 +546,37 @@ impl FixedTable {
 }
 
 /// The size of a transparent huge page on x86-64 and most 64-bit Linux systems.
-pub(crate) const HUGE_PAGE: usize = 2 << 20;
+const HUGE_PAGE: usize = 2 << 20;
+
+/// How a table of `bytes` (in 64-byte buckets) is aligned: on a huge page
+/// when it fills one, else on a cache line. Allocate `(bytes + align) / 8 - 1`
+/// words, so that an aligned start is always among them.
+pub(crate) fn table_alignment(bytes: usize) -> usize {
+    if bytes >= HUGE_PAGE {
+        HUGE_PAGE
+    } else {
+        FixedTable::BUCKET_BYTES
+    }
+}
+
+/// Where the table's `bytes` start in `words` (allocated as
+/// [`table_alignment`] says): the first word on an `align` boundary. Huge
+/// pages are asked for when `align` is one.
+pub(crate) fn place_table<T>(words: &[T], bytes: usize, align: usize) -> usize {
+    let size = std::mem::size_of::<T>();
+    let offset = (align - words.as_ptr() as usize % align) % align / size;
+    if align == HUGE_PAGE {
+        advise_huge_pages(&words[offset..offset + bytes / size]);
+    }
+    offset
+}
 
 /// Asks the operating system to back `memory` (2 MiB-aligned) with huge
 /// pages: a probe lands anywhere in a table of hundreds of megabytes, and
 /// with 4 KiB pages nearly every probe also misses the TLB. Only a hint,
 /// which Linux honours when transparent huge pages are enabled (`always`,
 /// or `madvise` as on most distributions); elsewhere it does nothing.
-pub(crate) fn advise_huge_pages<T>(memory: &[T]) {
+fn advise_huge_pages<T>(memory: &[T]) {
     #[cfg(target_os = "linux")]
     // SAFETY: the range is memory this process owns (a live allocation);
     // MADV_HUGEPAGE changes how it is backed, never its contents.

@@ -112,10 +112,11 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     deferred: bool,
     /// Reusable lists of put-off moves, one per ply.
     later: Vec<Vec<u32>>,
-    /// The window the root is being searched with, while [`Engine::search`]
-    /// runs (for [`Engine::root_settled`]; drivers that search below the
-    /// root, like BNS, never give up).
-    root_window: Option<(Value, Value)>,
+    /// The window the root is being searched with and the root's key
+    /// (hashed once a pass), while [`Engine::search`] runs under ABDADA (for
+    /// [`Engine::root_settled`]; drivers that search below the root, like
+    /// BNS, never give up).
+    root_window: Option<(Value, Value, u64)>,
     /// The root's value found in the table when another thread's search
     /// settled this one's window, while this one was still under way.
     superseded: Option<(Value, u32)>,
@@ -315,7 +316,11 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// Searches the root with `(alpha, beta)`; sets `root_best`.
     pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
-        self.root_window = Some((alpha, beta));
+        self.root_window = if self.abdada {
+            self.cx.game.hash(root).map(|key| (alpha, beta, key))
+        } else {
+            None
+        };
         self.superseded = None;
         let r = self.node(root, 0, alpha, beta);
         self.root_window = None;
@@ -337,9 +342,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// own pass, and put off each other's nodes that do not answer theirs.
     #[cold]
     fn root_settled(&mut self) -> Option<(Value, u32)> {
-        let (alpha, beta) = self.root_window?;
-        let root = self.cx.game.root();
-        let key = self.cx.game.hash(&root)?;
+        let (alpha, beta, key) = self.root_window?;
         let e = self.table.probe(key)?;
         if e.draft != self.cx.draft(0) {
             return None;

@@ -117,6 +117,13 @@ impl Algorithm {
         self.search_observed(game, opts, &mut NoObserver)
     }
 
+    /// Whether it has a parallel form here: the depth-first algorithms but
+    /// minimax, through a shared table ([`lazy_smp`], [`abdada`]), and
+    /// SSS\* and Dual\* in rounds ([`parallel_sss`]).
+    pub fn has_parallel_form(self) -> bool {
+        lazy_smp::supports(self) || parallel_sss::supports(self)
+    }
+
     /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
     /// game the threads can share: the depth-first algorithms as
     /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`](crate::SharedTable)
@@ -145,6 +152,31 @@ impl Algorithm {
         G::Position: Send,
         G::Move: Send,
     {
+        self.search_shared_in(game, opts, false, None, &mut NoObserver)
+    }
+
+    /// [`Algorithm::search_shared`], deepened when `deepen` (the depth-first
+    /// algorithms), through `table` when the caller keeps one (else, if the
+    /// search needs one, a fresh one), reporting the calling thread's search
+    /// to `obs`. The one place that decides how a search runs on threads:
+    /// the run layer, the experiments and [`Algorithm::search_shared`] call it.
+    ///
+    /// # Errors
+    /// As [`Algorithm::search_shared`].
+    pub fn search_shared_in<G, O>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        deepen: bool,
+        table: Option<&SharedTable>,
+        obs: &mut O,
+    ) -> Result<Outcome<G::Move>, SearchError>
+    where
+        G: Game + Sync,
+        G::Position: Send,
+        G::Move: Send,
+        O: Observer,
+    {
         let threads = opts.threads;
         let max = crate::run::MAX_THREADS;
         if !(1..=max).contains(&threads) {
@@ -156,19 +188,30 @@ impl Algorithm {
             threads: 1,
             ..opts.clone()
         };
-        if threads == 1 || !(lazy_smp::supports(self) || parallel_sss::supports(self)) {
-            return self.search(game, &one);
+        if threads == 1 || !self.has_parallel_form() {
+            return if deepen && !self.is_best_first() {
+                iterative::search_observed(game, self, &one, obs)
+            } else {
+                self.search_observed(game, &one, obs)
+            };
         }
         if parallel_sss::supports(self) {
-            return parallel_sss::search(game, self == Algorithm::Dual, &one, threads, 0);
+            return parallel_sss::search_observed(game, self == Algorithm::Dual, &one, threads, 0, obs);
         }
-        let mb = match opts.table {
-            crate::TableSize::Megabytes(mb) => mb,
-            crate::TableSize::Unbounded => crate::DEFAULT_SHARED_TABLE_MB,
+        let fresh;
+        let table = match table {
+            Some(t) => t,
+            None => {
+                let mb = match opts.table {
+                    crate::TableSize::Megabytes(mb) => mb,
+                    crate::TableSize::Unbounded => crate::DEFAULT_SHARED_TABLE_MB,
+                };
+                fresh = SharedTable::with_megabytes(mb).map_err(SearchError::Table)?;
+                &fresh
+            }
         };
-        let table = SharedTable::with_megabytes(mb).map_err(SearchError::Table)?;
         opts.parallel
-            .search_observed(game, self, &one, false, threads, &table, &mut NoObserver)
+            .search_observed(game, self, &one, deepen, threads, table, obs)
     }
 
     /// Searches `game`, reporting leaves, steps and passes to `obs`.

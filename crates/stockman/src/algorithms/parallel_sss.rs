@@ -45,7 +45,7 @@ use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
 use crate::simulate::sss::Sim;
-use crate::simulate::{SimError, MAX_PROCESSORS};
+use crate::simulate::MAX_PROCESSORS;
 use crate::stats::Stats;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -214,7 +214,6 @@ where
     let mut stats = Stats::default();
     let mut sim = Sim::new(game, dual, opts.depth, processors, O::PATHS);
     let mut reported = 0;
-    let bad = |e: SimError| SearchError::BadGame { reason: e.to_string() };
     let slots: Vec<Slot<G>> = (1..threads).map(|_| Slot::default()).collect();
     let meet = Meeting::default();
     let value = std::thread::scope(|s| -> Result<Value, SearchError> {
@@ -247,20 +246,19 @@ where
                 *lock(&slot.work) = Some(chunk);
                 sent += 1;
             }
-            let mut found = Vec::new();
             if sent > 0 {
                 meet.round.fetch_add(1, Ordering::Release);
-                found = work_out(game, mine);
+            }
+            let mut found = work_out(game, mine);
+            if sent > 0 {
                 wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
-                for slot in &slots[..sent] {
-                    match lock(&slot.found).take() {
-                        Some(Ok(f)) => found.extend(f),
-                        Some(Err(panic)) => std::panic::resume_unwind(panic),
-                        None => {}
-                    }
+            }
+            for slot in &slots[..sent] {
+                match lock(&slot.found).take() {
+                    Some(Ok(f)) => found.extend(f),
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    None => {}
                 }
-            } else {
-                found.extend(work_out(game, mine));
             }
             for (n, moves, value) in found {
                 let value = match value {
@@ -275,8 +273,10 @@ where
                 };
                 sim.install(n, moves, value);
             }
-            let done = sim.round(taken).map_err(bad)?;
-            for _ in stats.nodes..sim.made {
+            let done = sim
+                .round(taken)
+                .map_err(|e| SearchError::BadGame { reason: e.to_string() })?;
+            for _ in stats.nodes..sim.made() {
                 budget.visit(&mut stats)?;
             }
             if O::PATHS {
@@ -298,13 +298,5 @@ where
     budget.finish(&mut stats);
     let best_index = sim.best.map(|(i, _)| i as usize);
     let best_move = best_index.and_then(|i| super::alphabeta::nth_move(game, &game.root(), i));
-    Ok(Outcome {
-        value: Some(value),
-        best_move,
-        best_index,
-        bound: None,
-        depth_completed: None,
-        stopped_by: None,
-        stats,
-    })
+    Ok(Outcome::new(Some(value), best_move, best_index, None, stats))
 }

@@ -34,7 +34,7 @@
 
 pub mod batch;
 
-use crate::algorithms::{alphabeta, iterative, lazy_smp, parallel_sss, Algorithm, Parallel};
+use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
 use crate::game::{CostlyEval, Game};
 use crate::games::{ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
@@ -220,7 +220,7 @@ pub struct Settings {
     /// Threads per search (default 1: today's exact trees and counts);
     /// more runs the depth-first algorithms by Lazy SMP
     /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::algorithms::abdada)) through a shared table,
-    /// and SSS\* and Dual\* in rounds ([`parallel_sss`]).
+    /// and SSS\* and Dual\* in rounds ([`parallel_sss`](crate::algorithms::parallel_sss)).
     pub threads: Option<usize>,
     /// How several threads share a search (default [`Parallel::Abdada`]).
     pub parallel: Option<Parallel>,
@@ -496,7 +496,7 @@ impl Runner {
     /// threads: with more than one, the depth-first algorithms run as
     /// `request.parallel` says ([`Parallel`]) through one shared table (of the request's size;
     /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
-    /// SSS\* and Dual\* in rounds ([`parallel_sss`]), and the others on one
+    /// SSS\* and Dual\* in rounds ([`parallel_sss`](crate::algorithms::parallel_sss)), and the others on one
     /// thread, as [`Runner::solve`] runs them (see [`Runner::single_threaded`]).
     pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>>
     where
@@ -513,7 +513,7 @@ impl Runner {
     /// The algorithms of `request` that run on one thread whatever
     /// `request.threads` says (those with no parallel form here: minimax,
     /// RecSSS\* and RecDual\*; see [`lazy_smp::supports`] and
-    /// [`parallel_sss::supports`]); empty with one thread.
+    /// [`parallel_sss::supports`](crate::algorithms::parallel_sss::supports)); empty with one thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {
             return Vec::new();
@@ -528,7 +528,7 @@ impl Runner {
 
     /// Whether `request` runs `algorithm` on several threads.
     fn parallel(request: &Request, algorithm: Algorithm) -> bool {
-        request.threads > 1 && (lazy_smp::supports(algorithm) || parallel_sss::supports(algorithm))
+        request.threads > 1 && algorithm.has_parallel_form()
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see
@@ -547,45 +547,43 @@ impl Runner {
         if !Runner::parallel(request, algorithm) {
             return self.solve_one(game, algorithm, request, obs);
         }
-        if parallel_sss::supports(algorithm) {
-            // Best-first: no table, and never deepened.
-            let (result, leaves) = if request.eval_cost_ns > 0 {
-                let costly = CostlyEval {
-                    game,
-                    nanos: request.eval_cost_ns,
-                };
-                parallel_sss_recorded(&costly, algorithm, request, obs)
-            } else {
-                parallel_sss_recorded(game, algorithm, request, obs)
+        let deepened = request.iterative && !algorithm.is_best_first();
+        // The depth-first searches share a table (kept between searches);
+        // SSS* and Dual* in rounds need none.
+        let table = if lazy_smp::supports(algorithm) {
+            let mb = match request.options.table {
+                TableSize::Megabytes(mb) => mb,
+                TableSize::Unbounded => DEFAULT_GAME_TABLE_MB,
             };
-            return finish(result, leaves, algorithm, false, game);
-        }
-        let deepened = request.iterative;
-        let mb = match request.options.table {
-            TableSize::Megabytes(mb) => mb,
-            TableSize::Unbounded => DEFAULT_GAME_TABLE_MB,
-        };
-        if self.shared.as_ref().is_none_or(|(m, _)| *m != mb) {
-            self.shared = None;
-            match SharedTable::with_megabytes(mb) {
-                Ok(mut t) => {
-                    t.touch();
-                    self.shared = Some((mb, t));
+            if self.shared.as_ref().is_none_or(|(m, _)| *m != mb) {
+                self.shared = None;
+                match SharedTable::with_megabytes(mb) {
+                    Ok(mut t) => {
+                        t.touch();
+                        self.shared = Some((mb, t));
+                    }
+                    Err(e) => return Solution::failed(algorithm, deepened, SearchError::Table(e)),
                 }
-                Err(e) => return Solution::failed(algorithm, deepened, SearchError::Table(e)),
             }
-        }
-        let table = &mut self.shared.as_mut().expect("made above").1;
-        table.clear();
-        let table = &*table;
+            let table = &mut self.shared.as_mut().expect("made above").1;
+            table.clear();
+            Some(&*table)
+        } else {
+            None
+        };
+        let opts = SearchOptions {
+            threads: request.threads,
+            parallel: request.parallel,
+            ..request.options.clone()
+        };
         let (result, leaves) = if request.eval_cost_ns > 0 {
             let costly = CostlyEval {
                 game,
                 nanos: request.eval_cost_ns,
             };
-            parallel_recorded(&costly, algorithm, request, table, obs)
+            parallel_recorded(&costly, algorithm, &opts, deepened, table, request.leaves, obs)
         } else {
-            parallel_recorded(game, algorithm, request, table, obs)
+            parallel_recorded(game, algorithm, &opts, deepened, table, request.leaves, obs)
         };
         finish(result, leaves, algorithm, deepened, game)
     }
@@ -675,50 +673,28 @@ pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
 /// A search's result and, when asked, the paths of the leaves it evaluated.
 type Recorded<M> = (Result<Outcome<M>, SearchError>, Option<Vec<Vec<u32>>>);
 
-/// A search on several threads, its main thread's leaves recorded when asked.
+/// A search on several threads ([`Algorithm::search_shared_in`]), the
+/// calling thread's leaves recorded when `leaves`.
 fn parallel_recorded<G: Game + Sync, O: Observer>(
     game: &G,
     algorithm: Algorithm,
-    request: &Request,
-    table: &SharedTable,
-    obs: &mut O,
-) -> Recorded<G::Move> {
-    let (opts, deepened, threads) = (&request.options, request.iterative, request.threads);
-    let mode = request.parallel;
-    if request.leaves {
-        let mut rec = LeafRecorder::default();
-        let r = mode.search_observed(game, algorithm, opts, deepened, threads, table, &mut (&mut rec, obs));
-        let paths = r.is_ok().then(|| rec.paths());
-        (r, paths)
-    } else {
-        (
-            mode.search_observed(game, algorithm, opts, deepened, threads, table, obs),
-            None,
-        )
-    }
-}
-
-/// Parallel SSS\* or Dual\* on `request.threads` threads, its leaves
-/// recorded when asked.
-fn parallel_sss_recorded<G: Game + Sync, O: Observer>(
-    game: &G,
-    algorithm: Algorithm,
-    request: &Request,
+    opts: &SearchOptions,
+    deepen: bool,
+    table: Option<&SharedTable>,
+    leaves: bool,
     obs: &mut O,
 ) -> Recorded<G::Move>
 where
     G::Position: Send,
     G::Move: Send,
 {
-    let dual = algorithm == Algorithm::Dual;
-    let (opts, threads) = (&request.options, request.threads);
-    if request.leaves {
+    if leaves {
         let mut rec = LeafRecorder::default();
-        let r = parallel_sss::search_observed(game, dual, opts, threads, 0, &mut (&mut rec, obs));
+        let r = algorithm.search_shared_in(game, opts, deepen, table, &mut (&mut rec, obs));
         let paths = r.is_ok().then(|| rec.paths());
         (r, paths)
     } else {
-        (parallel_sss::search_observed(game, dual, opts, threads, 0, obs), None)
+        (algorithm.search_shared_in(game, opts, deepen, table, obs), None)
     }
 }
 

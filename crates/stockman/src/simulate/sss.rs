@@ -97,8 +97,6 @@ pub(crate) struct Sim<'a, G: Game> {
     evaluated: std::collections::HashMap<u32, Value>,
     /// The root child that holds the root's merit, and that merit.
     pub best: Option<(u32, Value)>,
-    /// Positions made (the root and every child), as searches count nodes.
-    pub made: u64,
 }
 
 /// One round's states, taken off the head of OPEN: `(label, (node, status, merit))`.
@@ -170,7 +168,6 @@ impl<'a, G: Game> Sim<'a, G> {
             values: Vec::new(),
             evaluated: std::collections::HashMap::new(),
             best: None,
-            made: 1,
         };
         let start = if dual { -INF } else { INF };
         sim.push(0, Status::Live, start);
@@ -236,6 +233,11 @@ impl<'a, G: Game> Sim<'a, G> {
             self.report.work += 1;
         }
         Ok(None)
+    }
+
+    /// Positions made so far (the root and every child), as searches count nodes.
+    pub fn made(&self) -> u64 {
+        self.nodes.len() as u64
     }
 
     /// The leaves evaluated so far (paths and values, in order), if recorded.
@@ -320,7 +322,6 @@ impl<'a, G: Game> Sim<'a, G> {
             path.push(k as u32);
             let ply = node.ply + 1;
             let c = self.nodes.len() as u32;
-            self.made += 1;
             self.nodes.push(Node {
                 pos,
                 parent: n,
