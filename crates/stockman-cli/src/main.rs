@@ -14,6 +14,7 @@ mod runner;
 mod simulate;
 mod solve;
 mod trace;
+mod uci;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -46,6 +47,17 @@ enum Command {
     Match(arena::MatchArgs),
     /// Parallel SSS*/Dual* and ABDADA on P simulated processors: rounds, speedup, search overhead.
     Simulate(simulate::SimulateArgs),
+    /// A chess engine speaking UCI on standard input and output (for GUIs and python-chess).
+    Uci,
+    /// The UCI engine loop for any built-in game (`position startpos|fen TEXT [moves ...]`, `go`, ...).
+    Engine(EngineArgs),
+}
+
+#[derive(Args, Debug)]
+struct EngineArgs {
+    /// The game the engine plays.
+    #[arg(long, value_parser = games::game_parser())]
+    game: stockman::run::GameKind,
 }
 
 /// Where the tree comes from.
@@ -107,6 +119,8 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Match(a) => arena::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Uci => uci::run(stockman::run::GameKind::Chess),
+        Command::Engine(a) => uci::run(a.game),
     };
     match result {
         Ok(code) => code,

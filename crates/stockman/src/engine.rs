@@ -23,7 +23,7 @@
 
 use crate::algorithms::{iterative, Algorithm, Parallel};
 use crate::game::Game;
-use crate::observe::NoObserver;
+use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
@@ -40,6 +40,9 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Positions visited for the move.
     pub nodes: Option<u64>,
+    /// No iteration starts after this much time (a clock's soft budget,
+    /// see [`crate::clock`]); [`Limits::time`] is the hard stop.
+    pub soft_time: Option<Duration>,
 }
 
 /// Iterative deepening with one algorithm, keeping its table and move-ordering
@@ -84,9 +87,13 @@ impl Engine {
                 ),
             });
         }
+        // A fresh table's first touch costs real time: pay it here, not in
+        // the first move's clock.
+        let mut table = AnyTable::try_new(options.table)?;
+        table.touch();
         Ok(Engine {
             algorithm,
-            table: EngineTable::One(AnyTable::try_new(options.table)?),
+            table: EngineTable::One(table),
             options,
             heuristics: Heuristics::new(),
         })
@@ -122,7 +129,9 @@ impl Engine {
         if threads == 1 {
             // One thread: the engine's own table (kept if it has one).
             if matches!(self.table, EngineTable::Shared { .. }) {
-                self.table = EngineTable::One(AnyTable::try_new(self.options.table)?);
+                let mut table = AnyTable::try_new(self.options.table)?;
+                table.touch();
+                self.table = EngineTable::One(table);
             }
             return Ok(self);
         }
@@ -176,15 +185,50 @@ impl Engine {
     /// A limit that stops even the first iteration, or what the algorithm
     /// reports (for example [`SearchError::NoHash`]).
     pub fn best_move<G: Game + Sync>(&mut self, game: &G, limits: &Limits) -> Result<Outcome<G::Move>, SearchError> {
+        self.best_move_observed(game, limits, &mut NoObserver)
+    }
+
+    /// [`Engine::best_move`] reporting to an observer: a game program
+    /// listens to [`Observer::iteration`] to print each completed
+    /// iteration (depth, score, principal variation) while it thinks.
+    ///
+    /// # Errors
+    /// As [`Engine::best_move`].
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::{observe::Iteration, Algorithm, Engine, Limits, Observer, SearchOptions, TicTacToe};
+    /// #[derive(Default)]
+    /// struct Depths(Vec<u32>);
+    /// impl Observer for Depths {
+    ///     const ITERATIONS: bool = true;
+    ///     fn iteration(&mut self, done: &Iteration) { self.0.push(done.depth) }
+    /// }
+    /// let mut engine = Engine::new(Algorithm::Mtdf, SearchOptions::engine(None)).unwrap();
+    /// let mut seen = Depths::default();
+    /// engine.best_move_observed(&TicTacToe::new(), &Limits { depth: Some(3), ..Limits::default() }, &mut seen).unwrap();
+    /// assert_eq!(seen.0, [1, 2, 3]);
+    /// ```
+    pub fn best_move_observed<G: Game + Sync, O: Observer>(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        obs: &mut O,
+    ) -> Result<Outcome<G::Move>, SearchError> {
         let opts = self.options_for(limits);
         let algo = self.algorithm;
         let heur = &mut self.heuristics;
         match &mut self.table {
             EngineTable::Shared { threads, how, table } => {
-                how.search_kept(game, algo, &opts, true, *threads, table, &mut NoObserver, heur)
+                how.search_kept(game, algo, &opts, true, *threads, table, obs, heur)
             }
-            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, &mut NoObserver, table, heur),
+            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, obs, table, heur),
         }
+    }
+
+    /// The options every move's search starts from (the limits aside).
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
     }
 
     /// [`Engine::best_move`] on the calling thread alone, whatever the
@@ -210,6 +254,7 @@ impl Engine {
             depth: limits.depth,
             time_limit: limits.time,
             max_nodes: limits.nodes,
+            soft_time_limit: limits.soft_time,
             ..self.options.clone()
         }
     }

@@ -29,6 +29,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod algorithms;
+pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod games;
@@ -45,19 +46,22 @@ pub mod trees;
 pub mod value;
 
 pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
+pub use clock::{Budget, Clock};
 pub use engine::{Engine, Limits, DEFAULT_SHARED_TABLE_MB};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
 pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
 pub use minimal::{minimal_tree, MinimalTree};
 pub use observe::{
-    dewey, Event, Fail, Gamma, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer, WindowRecorder,
+    dewey, Event, Fail, Gamma, Iteration, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer,
+    WindowRecorder,
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, Partial, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use shared_table::{SharedHandle, SharedTable};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{
-    AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize, MAX_TABLE_MB,
+    principal_variation, AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize,
+    MAX_TABLE_MB,
 };
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};

@@ -4,6 +4,7 @@
 //! search at compile time whether anyone listens, so that with
 //! [`NoObserver`] the bookkeeping for paths and trace steps compiles away.
 
+use crate::stats::Stats;
 use crate::value::{fmt_value, Value};
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,10 @@ pub trait Observer {
     const STEPS: bool = false;
     /// Whether the depth-first searches should report each node's window.
     const WINDOWS: bool = false;
+    /// Whether iterative deepening should report each completed iteration
+    /// (with its principal variation read from the table, which costs a
+    /// few probes per iteration).
+    const ITERATIONS: bool = false;
 
     /// A leaf was evaluated: `path` lists 0-based child indices from the root.
     fn leaf(&mut self, _path: &[u32], _value: Value) {}
@@ -25,6 +30,30 @@ pub trait Observer {
     /// A depth-first search (alpha-beta, NegaScout, and the MT drivers'
     /// tests) entered the node at `path` with the window `(alpha, beta)`.
     fn window(&mut self, _path: &[u32], _alpha: Value, _beta: Value) {}
+    /// Iterative deepening completed an iteration (a game program prints
+    /// its UCI `info` line here).
+    fn iteration(&mut self, _done: &Iteration) {}
+}
+
+/// One completed iteration of iterative deepening, as
+/// [`Observer::iteration`] hears it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Iteration {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The root's value at this depth (`None` for Best Node Search).
+    pub value: Option<Value>,
+    /// Best Node Search's proven bound (see [`Outcome::bound`](crate::Outcome::bound)).
+    pub bound: Option<(Value, Value)>,
+    /// The principal variation as 0-based move indices from the root (each
+    /// in its position's move list): the best move, then the best moves the
+    /// table holds below it, at most `depth` long. Below the root it is
+    /// what the table remembers, so it may be shorter than the depth.
+    pub pv: Vec<u32>,
+    /// Every iteration's counters so far, this one's included.
+    pub stats: Stats,
+    /// Microseconds since the deepening began.
+    pub time_us: u64,
 }
 
 /// Records the evaluated leaves with the window of every node on the path
@@ -81,6 +110,7 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     const PATHS: bool = O::PATHS;
     const STEPS: bool = O::STEPS;
     const WINDOWS: bool = O::WINDOWS;
+    const ITERATIONS: bool = O::ITERATIONS;
     #[inline]
     fn leaf(&mut self, path: &[u32], value: Value) {
         (**self).leaf(path, value)
@@ -97,6 +127,10 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     fn window(&mut self, path: &[u32], alpha: Value, beta: Value) {
         (**self).window(path, alpha, beta)
     }
+    #[inline]
+    fn iteration(&mut self, done: &Iteration) {
+        (**self).iteration(done)
+    }
 }
 
 /// Two observers watching one search: each hears everything it asks for.
@@ -104,6 +138,7 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     const PATHS: bool = A::PATHS || B::PATHS;
     const STEPS: bool = A::STEPS || B::STEPS;
     const WINDOWS: bool = A::WINDOWS || B::WINDOWS;
+    const ITERATIONS: bool = A::ITERATIONS || B::ITERATIONS;
     fn leaf(&mut self, path: &[u32], value: Value) {
         if A::PATHS {
             self.0.leaf(path, value);
@@ -138,6 +173,14 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         }
         if B::WINDOWS {
             self.1.window(path, alpha, beta);
+        }
+    }
+    fn iteration(&mut self, done: &Iteration) {
+        if A::ITERATIONS {
+            self.0.iteration(done);
+        }
+        if B::ITERATIONS {
+            self.1.iteration(done);
         }
     }
 }

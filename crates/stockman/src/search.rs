@@ -81,6 +81,12 @@ pub struct SearchOptions {
     /// with [`SearchError::Stopped`] (iterative deepening: with the last
     /// completed depth). `None` (the default): nothing can stop it.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Iterative deepening: no iteration starts once this much time has
+    /// passed (the answer is then the last completed iteration's, with
+    /// [`Outcome::stopped_by`] the time): a game program's soft budget, beside
+    /// the hard [`SearchOptions::time_limit`]. `None` (the default): iterations
+    /// start until a limit stops one.
+    pub soft_time_limit: Option<Duration>,
     /// Threads per search (default 1: the exact one-thread trees and
     /// counts). Honoured by [`Algorithm::search_shared`](crate::Algorithm::search_shared),
     /// which needs a game the threads can share (the [`run`](crate::run)
@@ -112,6 +118,7 @@ impl Default for SearchOptions {
             progress: None,
             bns_first_test: None,
             stop: None,
+            soft_time_limit: None,
             threads: 1,
             parallel: crate::algorithms::Parallel::Abdada,
         }

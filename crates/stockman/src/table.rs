@@ -74,6 +74,54 @@ impl TableSize {
     }
 }
 
+/// The principal variation a table remembers: from `game`'s root, the move
+/// `first` (the search's best move index, or the table's when `None`),
+/// then at each position the best move the table holds, as 0-based indices
+/// into each position's move list; at most `max_len` moves. It stops where
+/// the table knows no move, or at a position the game cannot hash.
+///
+/// A table service for game programs (the UCI `pv`): it probes, never
+/// stores, so the table is the same afterwards.
+///
+/// # Example
+/// ```
+/// use stockman::{algorithms::iterative, table::principal_variation, Algorithm, AnyTable, Game, SearchOptions, TableSize, TicTacToe};
+/// let game = TicTacToe::new();
+/// let opts = SearchOptions { depth: Some(9), table_move_first: true, ..Default::default() };
+/// let mut table = AnyTable::try_new(TableSize::Megabytes(1)).unwrap();
+/// let out = iterative::search_in(&game, Algorithm::Mtdf, &opts, &mut stockman::NoObserver, &mut table).unwrap();
+/// let pv = principal_variation(&game, &mut table, out.best_index, 9);
+/// assert_eq!(pv.first().map(|&i| i as usize), out.best_index);
+/// assert!(pv.len() <= 9);
+/// ```
+pub fn principal_variation<G: crate::Game, T: Table>(
+    game: &G,
+    table: &mut T,
+    first: Option<usize>,
+    max_len: usize,
+) -> Vec<u32> {
+    let mut pv = Vec::new();
+    let mut pos = game.root();
+    let mut moves = Vec::new();
+    while pv.len() < max_len {
+        let chosen = match (pv.is_empty(), first) {
+            (true, Some(i)) => Some(i),
+            _ => game
+                .hash(&pos)
+                .and_then(|key| table.probe(key))
+                .filter(|e| e.best != NO_MOVE)
+                .map(|e| e.best as usize),
+        };
+        let Some(i) = chosen else { break };
+        moves.clear();
+        game.moves(&pos, &mut moves);
+        let Some(&mv) = moves.get(i) else { break };
+        pv.push(i as u32);
+        pos = game.play(&pos, mv);
+    }
+    pv
+}
+
 pub(crate) fn check_megabytes(mb: usize) -> Result<(), TableError> {
     if !(1..=MAX_TABLE_MB).contains(&mb) {
         return Err(TableError {

@@ -33,9 +33,10 @@
 
 use super::Algorithm;
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::{Iteration, NoObserver, Observer};
 use crate::ordering::Heuristics;
-use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::search::{Limit, Outcome, SearchError, SearchOptions};
+use crate::table::principal_variation;
 use crate::stats::Stats;
 use crate::table::{AnyTable, Table};
 use crate::value::{Role, Value, INF};
@@ -79,21 +80,35 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
-        iteration(game, algo, o, obs, &mut table, heur, previous)
+        let out = iteration(game, algo, o, obs, &mut table, heur, previous)?;
+        let pv = if O::ITERATIONS {
+            let depth = o.depth.unwrap_or(0) as usize;
+            principal_variation(game, &mut table, out.best_index, depth)
+        } else {
+            Vec::new()
+        };
+        Ok((out, pv))
     })
 }
 
 /// Iterative deepening with `step` searching each iteration (given its
 /// options, with the depth, first guess and what is left of the limits;
 /// and the previous iteration's value): one thread's search through one
-/// table, or several threads' ([`lazy_smp`](super::lazy_smp)).
+/// table, or several threads' ([`lazy_smp`](super::lazy_smp)). `step`
+/// also returns the iteration's principal variation when the observer
+/// listens to iterations ([`Observer::ITERATIONS`]), or nothing.
 pub(crate) fn deepen<G: Game, O: Observer>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
     obs: &mut O,
     heur: &mut Heuristics,
-    mut step: impl FnMut(&SearchOptions, &mut O, &mut Heuristics, Option<Value>) -> Result<Outcome<G::Move>, SearchError>,
+    mut step: impl FnMut(
+        &SearchOptions,
+        &mut O,
+        &mut Heuristics,
+        Option<Value>,
+    ) -> Result<(Outcome<G::Move>, Vec<u32>), SearchError>,
 ) -> Result<Outcome<G::Move>, SearchError> {
     if algo.is_best_first() {
         return Err(SearchError::Unsupported {
@@ -118,8 +133,8 @@ pub(crate) fn deepen<G: Game, O: Observer>(
             ..opts.clone()
         };
         let previous = last.as_ref().and_then(|l| l.value);
-        let out = match step(&o, obs, heur, previous) {
-            Ok(out) => out,
+        let (out, pv) = match step(&o, obs, heur, previous) {
+            Ok(done) => done,
             Err(e) => {
                 // A limit names the caller's limit (not what was left of it
                 // for this iteration) and counts every iteration.
@@ -158,8 +173,28 @@ pub(crate) fn deepen<G: Game, O: Observer>(
             ..out
         };
         out.stats.time_us = start.elapsed().as_micros() as u64;
+        if O::ITERATIONS {
+            obs.iteration(&Iteration {
+                depth,
+                value: out.value,
+                bound: out.bound,
+                pv,
+                stats: out.stats,
+                time_us: out.stats.time_us,
+            });
+        }
         if done {
             return Ok(out);
+        }
+        // A game program's budget: no iteration starts after the soft
+        // limit, since it would most likely be cut off unfinished.
+        if let Some(soft) = opts.soft_time_limit {
+            if start.elapsed() >= soft {
+                return Ok(Outcome {
+                    stopped_by: Some(Limit::Time(soft)),
+                    ..out
+                });
+            }
         }
         last = Some(out);
         depth += 1;

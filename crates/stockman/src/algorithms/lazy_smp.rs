@@ -173,7 +173,14 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
         return team.search(opts, None, obs, heur);
     }
     iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
-        team.search(o, Some(previous), obs, heur)
+        let out = team.search(o, Some(previous), obs, heur)?;
+        let pv = if O::ITERATIONS {
+            let depth = o.depth.unwrap_or(0) as usize;
+            crate::table::principal_variation(game, &mut table.handle(), out.best_index, depth)
+        } else {
+            Vec::new()
+        };
+        Ok((out, pv))
     })
 }
 

@@ -1,0 +1,798 @@
+//! `stockman uci` and `stockman engine --game G`: the Universal Chess
+//! Interface on standard input and output, so that chess GUIs (Arena, Cute
+//! Chess, lichess-bot), match runners and python-chess can drive MTD(f),
+//! MT-SSS\*, NegaScout or Best Node Search.
+//!
+//! The same loop serves every built-in game (`engine --game othello`):
+//! `position startpos` is the game's start, `position fen TEXT` takes the
+//! game's own position text (a chess FEN; for the other games what
+//! `--position` reads), moves are in the game's notation, and `wtime`/`winc`
+//! are the clock of the player who moves first (White in chess, Black in
+//! Othello, X in tic-tac-toe and Connect Four).
+//!
+//! Input is read on its own thread, so `stop`, `isready` and `quit` are
+//! answered while a search runs. Unknown words are skipped as the protocol
+//! says (`joho debug on` is `debug on`); a malformed command is answered
+//! with an `info string` naming the problem, and the state before it is
+//! kept: the engine never dies on its input.
+
+use anyhow::Result;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use stockman::games::chess;
+use stockman::run::{GameKind, GameTask, DEFAULT_ASPIRATION, MAX_THREADS};
+use stockman::{
+    Algorithm, Clock, Engine, Iteration, Limit, Limits, Observer, Outcome, Parallel, Playable, SearchOptions,
+    TableSize, Value,
+};
+
+/// The algorithms an engine can deepen, as the `Algorithm` option lists them.
+const ALGORITHMS: [Algorithm; 7] = [
+    Algorithm::Mtdf,
+    Algorithm::NegaScout,
+    Algorithm::AlphaBeta,
+    Algorithm::MtSss,
+    Algorithm::MtDual,
+    Algorithm::MtdBi,
+    Algorithm::Bns,
+];
+
+/// The deepest iteration a `go` may ask for.
+pub const MAX_DEPTH: u32 = 128;
+
+/// The largest `Hash`, in MiB.
+const MAX_HASH_MB: usize = 65_536;
+
+/// Runs the engine loop for `kind` on standard input and output until
+/// `quit` or the end of the input.
+pub fn run(kind: GameKind) -> Result<ExitCode> {
+    struct Task(GameKind);
+    impl GameTask for Task {
+        type Output = ();
+        fn run<G: Playable + Send + Sync + 'static>(self, start: G) {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                for line in std::io::stdin().lock().lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            let out: Out = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+            Session::new(self.0, start, out).serve(rx);
+        }
+    }
+    stockman::run::with_game(kind, "", true, Task(kind))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where the engine writes: shared by the loop and the searching thread.
+pub type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// Writes one line and flushes it (a GUI reads line by line).
+fn say(out: &Out, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    // A closed output ends the GUI's interest; nothing more to do.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// The options a GUI can set.
+#[derive(Clone, Debug, PartialEq)]
+struct Settings {
+    hash_mb: usize,
+    threads: usize,
+    parallel: Parallel,
+    algorithm: Algorithm,
+    table_move_first: bool,
+    etc: bool,
+    history: bool,
+    killers: bool,
+    /// 0: full windows.
+    aspiration: Value,
+    overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: 64,
+            threads: 1,
+            parallel: Parallel::default(),
+            algorithm: Algorithm::Mtdf,
+            table_move_first: true,
+            etc: true,
+            history: false,
+            killers: false,
+            aspiration: DEFAULT_ASPIRATION,
+            overhead_ms: 50,
+        }
+    }
+}
+
+impl Settings {
+    /// The engine these settings describe, its searches stoppable by `stop`.
+    fn engine(&self, stop: &Arc<AtomicBool>) -> Result<Engine, String> {
+        let opts = SearchOptions {
+            table: TableSize::Megabytes(self.hash_mb),
+            table_move_first: self.table_move_first,
+            etc: self.etc,
+            history: self.history,
+            killers: self.killers,
+            aspiration: (self.aspiration > 0).then_some(self.aspiration),
+            stop: Some(stop.clone()),
+            ..SearchOptions::engine(None)
+        };
+        Engine::new(self.algorithm, opts)
+            .and_then(|e| e.with_threads(self.threads, self.parallel))
+            .map_err(|e| e.to_string())
+    }
+
+    /// The `option` lines of the `uci` answer.
+    fn describe() -> Vec<String> {
+        let d = Settings::default();
+        let algos: Vec<String> = ALGORITHMS.iter().map(|a| format!("var {}", a.name())).collect();
+        let check = |name: &str, on: bool| format!("option name {name} type check default {on}");
+        vec![
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
+            format!("option name Clear Hash type button"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            format!(
+                "option name Parallel type combo default {} var abdada var lazy-smp",
+                d.parallel
+            ),
+            format!(
+                "option name Algorithm type combo default {} {}",
+                d.algorithm.name(),
+                algos.join(" ")
+            ),
+            check("TableMoveFirst", d.table_move_first),
+            check("ETC", d.etc),
+            check("History", d.history),
+            check("Killers", d.killers),
+            format!(
+                "option name Aspiration type spin default {} min 0 max 100000",
+                d.aspiration
+            ),
+            format!(
+                "option name Move Overhead type spin default {} min 0 max 5000",
+                d.overhead_ms
+            ),
+        ]
+    }
+
+    /// Sets option `name` to `value`; an error names what is wrong.
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let key = name.to_ascii_lowercase().replace(' ', "");
+        let need = || value.ok_or_else(|| format!("setoption {name}: a value is needed (`value ...`)"));
+        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
+            let v = need()?;
+            match v.parse::<i64>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+                _ => Err(format!("setoption {name}: `{v}` is not a whole number from {lo} to {hi}")),
+            }
+        };
+        let check = || -> Result<bool, String> {
+            match need()?.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                v => Err(format!("setoption {name}: `{v}` is neither true nor false")),
+            }
+        };
+        match key.as_str() {
+            "hash" => self.hash_mb = spin(1, MAX_HASH_MB as i64)? as usize,
+            "threads" => self.threads = spin(1, MAX_THREADS as i64)? as usize,
+            "parallel" => self.parallel = need()?.parse().map_err(|e| format!("setoption {name}: {e}"))?,
+            "algorithm" => {
+                let v = need()?;
+                self.algorithm = v
+                    .parse::<Algorithm>()
+                    .ok()
+                    .filter(|a| ALGORITHMS.contains(a))
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name()).collect();
+                        format!("setoption {name}: `{v}` is not one of {}", names.join(", "))
+                    })?;
+            }
+            "tablemovefirst" => self.table_move_first = check()?,
+            "etc" => self.etc = check()?,
+            "history" => self.history = check()?,
+            "killers" => self.killers = check()?,
+            "aspiration" => self.aspiration = spin(0, 100_000)? as Value,
+            "moveoverhead" => self.overhead_ms = spin(0, 5000)? as u64,
+            _ => return Err(format!("setoption: there is no option `{name}`")),
+        }
+        Ok(())
+    }
+}
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Go {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    wtime: Option<u64>,
+    btime: Option<u64>,
+    winc: u64,
+    binc: u64,
+    movestogo: Option<u32>,
+    infinite: bool,
+}
+
+impl Go {
+    /// Reads `go`'s arguments; the problems found are returned beside it
+    /// (each an `info string`), and the rest of the command still counts.
+    fn parse(words: &[&str]) -> (Go, Vec<String>) {
+        let mut go = Go::default();
+        let mut problems = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let number = |i: usize| -> Result<u64, String> {
+                let Some(v) = words.get(i + 1) else {
+                    return Err(format!("go {w}: a number is missing"));
+                };
+                match v.parse::<i64>() {
+                    Ok(n) if n < 0 => Err(format!("go {w} {v}: negative, taken as 0")),
+                    Ok(n) => Ok(n as u64),
+                    Err(_) => Err(format!("go {w} `{v}`: not a whole number, ignored")),
+                }
+            };
+            let takes_number = matches!(
+                w,
+                "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "mate"
+            );
+            if takes_number {
+                let n = match number(i) {
+                    Ok(n) => Some(n),
+                    Err(p) => {
+                        let negative = p.contains("negative");
+                        problems.push(p);
+                        negative.then_some(0)
+                    }
+                };
+                if let Some(n) = n {
+                    match w {
+                        "depth" => go.depth = Some(n.clamp(1, u64::from(MAX_DEPTH)) as u32),
+                        "nodes" => go.nodes = Some(n.max(1)),
+                        "movetime" => go.movetime = Some(n),
+                        "wtime" => go.wtime = Some(n),
+                        "btime" => go.btime = Some(n),
+                        "winc" => go.winc = n,
+                        "binc" => go.binc = n,
+                        "movestogo" => go.movestogo = Some(n.clamp(1, 1000) as u32),
+                        _ => problems.push(format!("go mate {n}: mate search is not supported; searching normally")),
+                    }
+                }
+                // Skip the value unless it is missing (a keyword follows).
+                if words.get(i + 1).is_some_and(|v| !is_go_keyword(v)) {
+                    i += 1;
+                }
+            } else {
+                match w {
+                    "infinite" => go.infinite = true,
+                    "ponder" => problems.push("go ponder: pondering is not supported; searching now".to_string()),
+                    "searchmoves" => {
+                        problems.push("go searchmoves: not supported; searching every move".to_string());
+                        // Skip the moves themselves.
+                        while words.get(i + 1).is_some_and(|v| !is_go_keyword(v)) {
+                            i += 1;
+                        }
+                    }
+                    _ => problems.push(format!("go: unknown argument `{w}` ignored")),
+                }
+            }
+            i += 1;
+        }
+        (go, problems)
+    }
+
+    /// Whether the search runs until `stop`.
+    fn until_stopped(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.wtime.is_none()
+                && self.btime.is_none())
+    }
+
+    /// The limits of the search, for the side to move (`first`: the first player).
+    fn limits(&self, first: bool, overhead: Duration) -> Limits {
+        let mut limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            ..Limits::default()
+        };
+        if self.infinite {
+            return limits;
+        }
+        let (time, inc) = if first { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        if let Some(ms) = time {
+            let budget = Clock {
+                remaining: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: self.movestogo,
+            }
+            .budget(overhead);
+            limits.time = Some(budget.hard);
+            limits.soft_time = Some(budget.soft);
+        }
+        if let Some(ms) = self.movetime {
+            let t = Duration::from_millis(ms).saturating_sub(overhead).max(Duration::from_millis(1));
+            limits.time = Some(limits.time.map_or(t, |h| h.min(t)));
+        }
+        limits
+    }
+}
+
+fn is_go_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "depth"
+            | "nodes"
+            | "movetime"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "infinite"
+            | "ponder"
+            | "mate"
+            | "searchmoves"
+    )
+}
+
+/// The commands of the protocol (an input line's first known word).
+const COMMANDS: [&str; 11] = [
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// One engine's conversation with a GUI.
+pub struct Session<G: Playable> {
+    kind: GameKind,
+    out: Out,
+    settings: Settings,
+    /// `None` while a search has it.
+    engine: Option<Engine>,
+    start: G,
+    /// The position to search; `None` until a `position` command.
+    game: Option<G>,
+    stop: Arc<AtomicBool>,
+    search: Option<JoinHandle<Engine>>,
+    /// Whether the running search waits for `stop`.
+    until_stopped: bool,
+}
+
+impl<G: Playable + Send + Sync + 'static> Session<G> {
+    /// A session for `kind`, whose start position is `start`, writing to `out`.
+    pub fn new(kind: GameKind, start: G, out: Out) -> Session<G> {
+        Session {
+            kind,
+            out,
+            settings: Settings::default(),
+            engine: None,
+            start,
+            game: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            search: None,
+            until_stopped: false,
+        }
+    }
+
+    /// Answers the lines of `input` until `quit` or its end.
+    pub fn serve(mut self, input: mpsc::Receiver<String>) {
+        while let Ok(line) = input.recv() {
+            if !self.handle(&line) {
+                self.finish_search(true);
+                return;
+            }
+        }
+        // The end of the input (a script piped in): a search with a limit
+        // ends and answers; one that runs until `stop` is stopped.
+        if self.until_stopped {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search(true);
+    }
+
+    fn info(&self, text: &str) {
+        say(&self.out, &format!("info string {text}"));
+    }
+
+    /// Handles one line; `false` after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // Unknown words before a command are skipped, as the protocol says.
+        let Some(at) = words.iter().position(|w| COMMANDS.contains(w)) else {
+            return true;
+        };
+        let (command, args) = (words[at], &words[at + 1..]);
+        match command {
+            "uci" => {
+                say(&self.out, &format!("id name stockman {}{}", env!("CARGO_PKG_VERSION"), self.variant()));
+                say(&self.out, "id author the stockman developers");
+                for line in Settings::describe() {
+                    say(&self.out, &line);
+                }
+                say(&self.out, "uciok");
+            }
+            "isready" => {
+                // A fresh table's first touch costs real time: pay it now,
+                // not in the first move's clock.
+                if self.search.is_none() && self.engine.is_none() {
+                    self.build_engine();
+                }
+                say(&self.out, "readyok");
+            }
+            "debug" | "register" | "ponderhit" => {}
+            "setoption" => self.set_option(args),
+            "ucinewgame" => {
+                if self.searching() {
+                    self.info("ucinewgame: a search is running; send stop first");
+                } else {
+                    self.finish_search(false);
+                    if let Some(e) = &mut self.engine {
+                        e.new_game();
+                    }
+                    self.game = None;
+                }
+            }
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.finish_search(true),
+            "quit" => return false,
+            _ => unreachable!("every command of COMMANDS is handled"),
+        }
+        true
+    }
+
+    fn variant(&self) -> String {
+        match self.kind {
+            GameKind::Chess => String::new(),
+            other => format!(" ({other})"),
+        }
+    }
+
+    /// Whether a search is still running.
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Takes the finished search's engine back; with `stop`, stops the
+    /// search first. Without, an unfinished search is left to run.
+    fn finish_search(&mut self, stop: bool) {
+        if stop {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search(stop);
+    }
+
+    /// Takes the search's engine back, waiting for the search to end if
+    /// `wait`, else only if it has ended.
+    fn join_search(&mut self, wait: bool) {
+        if let Some(h) = self.search.take() {
+            if !wait && !h.is_finished() {
+                self.search = Some(h);
+                return;
+            }
+            match h.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => self.info("the search failed (a bug in stockman); the engine is rebuilt"),
+            }
+        }
+    }
+
+    /// Builds the engine from the settings; on failure, says why and keeps
+    /// the engine it had.
+    fn build_engine(&mut self) -> bool {
+        match self.settings.engine(&self.stop) {
+            Ok(e) => {
+                self.engine = Some(e);
+                true
+            }
+            Err(e) => {
+                self.info(&format!("cannot build the engine: {e}"));
+                false
+            }
+        }
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        if self.searching() {
+            self.info("setoption: a search is running; send stop first");
+            return;
+        }
+        self.finish_search(false);
+        let (Some(&"name"), Some(rest)) = (args.first(), args.get(1..)) else {
+            self.info("setoption: expected `setoption name NAME [value VALUE]`");
+            return;
+        };
+        let split = rest.iter().position(|w| *w == "value");
+        let name = rest[..split.unwrap_or(rest.len())].join(" ");
+        let value = split.map(|i| rest[i + 1..].join(" "));
+        if name.is_empty() {
+            self.info("setoption: the option's name is missing");
+            return;
+        }
+        if name.eq_ignore_ascii_case("clear hash") {
+            if let Some(e) = &mut self.engine {
+                e.new_game();
+            }
+            return;
+        }
+        let before = self.settings.clone();
+        if let Err(e) = self.settings.set(&name, value.as_deref().filter(|v| !v.is_empty())) {
+            self.info(&e);
+            return;
+        }
+        if self.settings != before && !self.build_engine() {
+            self.settings = before;
+        }
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        let (base, rest): (String, &[&str]) = match args.first() {
+            Some(&"startpos") => (String::new(), &args[1..]),
+            Some(&"fen") => {
+                let end = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
+                if end == 1 {
+                    self.info("position fen: the position is missing");
+                    return;
+                }
+                (args[1..end].join(" "), &args[end..])
+            }
+            Some(w) => {
+                self.info(&format!("position: expected `startpos` or `fen ...`, found `{w}`"));
+                return;
+            }
+            None => {
+                self.info("position: expected `startpos` or `fen ...`");
+                return;
+            }
+        };
+        let mut game = if base.is_empty() {
+            self.start.clone()
+        } else {
+            match G::from_position(&base) {
+                Ok(g) => g.heuristic(),
+                Err(e) => {
+                    self.info(&format!("position fen {base}: {e}; the position is unchanged"));
+                    return;
+                }
+            }
+        };
+        match rest.first() {
+            None => {}
+            Some(&"moves") => {
+                for (i, text) in rest[1..].iter().enumerate() {
+                    match game.parse_move(text) {
+                        Ok(mv) => game = game.after(mv),
+                        Err(e) => {
+                            self.info(&format!("position: move {} `{text}`: {e}; the position is unchanged", i + 1));
+                            return;
+                        }
+                    }
+                }
+            }
+            Some(w) => {
+                self.info(&format!("position: expected `moves` after the position, found `{w}`"));
+                return;
+            }
+        }
+        self.game = Some(game);
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.searching() {
+            self.info("go: a search is already running; send stop first");
+            return;
+        }
+        self.finish_search(false);
+        let (go, problems) = Go::parse(args);
+        for p in &problems {
+            self.info(p);
+        }
+        if self.engine.is_none() && !self.build_engine() {
+            say(&self.out, "bestmove 0000");
+            return;
+        }
+        let game = match &self.game {
+            Some(g) => g.clone(),
+            None => {
+                self.info("go: no position was set (send `position startpos` or `position fen ...`); searching the start position");
+                self.start.clone()
+            }
+        };
+        let overhead = Duration::from_millis(self.settings.overhead_ms);
+        let limits = go.limits(game.first_player_to_move(), overhead);
+        let until_stopped = go.until_stopped();
+        self.until_stopped = until_stopped;
+        self.stop.store(false, Ordering::Relaxed);
+        let mut engine = self.engine.take().expect("built above");
+        let (out, stop, kind) = (self.out.clone(), self.stop.clone(), self.kind);
+        self.search = Some(std::thread::spawn(move || {
+            let best = think(&mut engine, &game, &limits, kind, &out);
+            // `go infinite` answers only after `stop`.
+            while until_stopped && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            say(&out, &format!("bestmove {best}"));
+            engine
+        }));
+    }
+}
+
+/// Searches `game` within `limits`, printing an `info` line per
+/// iteration, and returns the move to play in the game's notation
+/// (`0000` when there is none).
+fn think<G: Playable + Sync>(engine: &mut Engine, game: &G, limits: &Limits, kind: GameKind, out: &Out) -> String {
+    let mut printer = InfoPrinter { game, kind, out };
+    let result = engine.best_move_observed(game, limits, &mut printer);
+    let mut root_moves = Vec::new();
+    game.moves(&game.root(), &mut root_moves);
+    match result {
+        Ok(Outcome {
+            best_move: Some(mv), ..
+        }) => game.move_text(mv),
+        Ok(_) | Err(_) if root_moves.is_empty() => {
+            let why = game.result().map_or("the position has no move".to_string(), |r| format!("{r:?}"));
+            say(out, &format!("info string no legal move: {why}"));
+            "0000".to_string()
+        }
+        Ok(_) => game.move_text(root_moves[0]),
+        Err(e) => {
+            // Stopped before the first iteration ended: the first move in
+            // the game's order (captures first in chess) is the best guess.
+            let reason = match e.limit() {
+                Some(Limit::Stop) => "stopped".to_string(),
+                Some(limit) => format!("the limit {limit} came"),
+                None => e.to_string(),
+            };
+            say(
+                out,
+                &format!("info string {reason} before depth 1 was searched; playing the first move in the game's order"),
+            );
+            game.move_text(root_moves[0])
+        }
+    }
+}
+
+/// Prints each completed iteration as UCI `info`.
+struct InfoPrinter<'a, G> {
+    game: &'a G,
+    kind: GameKind,
+    out: &'a Out,
+}
+
+impl<G: Playable> Observer for InfoPrinter<'_, G> {
+    const ITERATIONS: bool = true;
+    fn iteration(&mut self, done: &Iteration) {
+        let score = match (done.value, done.bound) {
+            (Some(v), _) => score_text(self.kind, v),
+            (None, Some((lo, _))) => format!("{} lowerbound", score_text(self.kind, lo)),
+            (None, None) => return,
+        };
+        let ms = done.time_us / 1000;
+        let nps = done.stats.nodes.saturating_mul(1_000_000) / done.time_us.max(1);
+        let pv = pv_text(self.game, &done.pv);
+        let pv = if pv.is_empty() { String::new() } else { format!(" pv {pv}") };
+        say(
+            self.out,
+            &format!(
+                "info depth {d} seldepth {d} score {score} nodes {n} nps {nps} time {ms}{pv}",
+                d = done.depth,
+                n = done.stats.nodes
+            ),
+        );
+    }
+}
+
+/// A value as UCI's `score`: `mate N` for a chess mate (in moves, negative
+/// when the engine is mated), else `cp V` in the game's units.
+fn score_text(kind: GameKind, v: Value) -> String {
+    if kind == GameKind::Chess && v.abs() > chess::HEURISTIC_MAX {
+        let plies = chess::MATE - v.abs();
+        let moves = (plies + 1) / 2;
+        return format!("mate {}", if v > 0 { moves } else { -moves });
+    }
+    format!("cp {v}")
+}
+
+/// A principal variation of move indices as move texts.
+fn pv_text<G: Playable>(game: &G, pv: &[u32]) -> String {
+    let mut g = game.clone();
+    let mut words = Vec::new();
+    let mut moves = Vec::new();
+    for &i in pv {
+        moves.clear();
+        g.moves(&g.root(), &mut moves);
+        let Some(&mv) = moves.get(i as usize) else { break };
+        words.push(g.move_text(mv));
+        g = g.after(mv);
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_its_arguments_and_names_the_bad_ones() {
+        let (go, p) = Go::parse(&["wtime", "1000", "btime", "-5", "winc", "x", "depth", "3", "foo"]);
+        assert_eq!(go.wtime, Some(1000));
+        assert_eq!(go.btime, Some(0));
+        assert_eq!(go.depth, Some(3));
+        assert_eq!(go.winc, 0);
+        assert_eq!(
+            p,
+            [
+                "go btime -5: negative, taken as 0",
+                "go winc `x`: not a whole number, ignored",
+                "go: unknown argument `foo` ignored"
+            ]
+        );
+        let (go, p) = Go::parse(&["depth"]);
+        assert_eq!((go.depth, p.len()), (None, 1));
+        assert!(Go::parse(&[]).0.until_stopped());
+        assert!(!Go::parse(&["movetime", "10"]).0.until_stopped());
+    }
+
+    #[test]
+    fn the_clock_gives_the_side_to_move_its_budget() {
+        let (go, _) = Go::parse(&["wtime", "10000", "btime", "20", "winc", "100", "binc", "0"]);
+        let white = go.limits(true, Duration::from_millis(50));
+        assert_eq!(white.time, Some(Duration::from_millis(975)));
+        assert!(white.soft_time < white.time);
+        let black = go.limits(false, Duration::from_millis(50));
+        assert_eq!(black.time, Some(Duration::ZERO));
+        let (go, _) = Go::parse(&["movetime", "500"]);
+        assert_eq!(go.limits(true, Duration::from_millis(50)).time, Some(Duration::from_millis(450)));
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let mut s = Settings::default();
+        assert!(s.set("Hash", Some("16")).is_ok());
+        assert_eq!(s.hash_mb, 16);
+        assert_eq!(
+            s.set("Hash", Some("0")).unwrap_err(),
+            "setoption Hash: `0` is not a whole number from 1 to 65536"
+        );
+        assert_eq!(s.set("Nope", Some("1")).unwrap_err(), "setoption: there is no option `Nope`");
+        assert!(s.set("Algorithm", Some("sss")).unwrap_err().contains("is not one of mtdf"));
+        assert!(s.set("Move Overhead", Some("100")).is_ok());
+        assert_eq!(s.overhead_ms, 100);
+        assert!(s.set("ETC", Some("maybe")).is_err());
+        assert!(s.set("Killers", Some("true")).is_ok());
+        assert!(s.killers);
+    }
+
+    #[test]
+    fn mate_scores_count_moves() {
+        assert_eq!(score_text(GameKind::Chess, chess::MATE - 1), "mate 1");
+        assert_eq!(score_text(GameKind::Chess, chess::MATE - 3), "mate 2");
+        assert_eq!(score_text(GameKind::Chess, -(chess::MATE - 2)), "mate -1");
+        assert_eq!(score_text(GameKind::Chess, 35), "cp 35");
+        assert_eq!(score_text(GameKind::Othello, 64_000), "cp 64000");
+    }
+}
