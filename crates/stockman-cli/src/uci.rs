@@ -380,6 +380,10 @@ pub struct Session<G: Playable> {
     search: Option<JoinHandle<Engine>>,
     /// Whether the running search waits for `stop`.
     until_stopped: bool,
+    /// Raised by the search's thread just before it answers `bestmove`:
+    /// from then on the GUI may send the next `go`, even if the thread
+    /// has not quite ended.
+    answered: Arc<AtomicBool>,
 }
 
 impl<G: Playable + Send + Sync + 'static> Session<G> {
@@ -395,6 +399,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             until_stopped: false,
+            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -474,7 +479,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
 
     /// Whether a search is still running.
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.search.is_some() && !self.answered.load(Ordering::Acquire)
     }
 
     /// Takes the finished search's engine back; with `stop`, stops the
@@ -490,7 +495,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
     /// `wait`, else only if it has ended.
     fn join_search(&mut self, wait: bool) {
         if let Some(h) = self.search.take() {
-            if !wait && !h.is_finished() {
+            if !wait && !self.answered.load(Ordering::Acquire) {
                 self.search = Some(h);
                 return;
             }
@@ -627,14 +632,17 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
         let until_stopped = go.until_stopped();
         self.until_stopped = until_stopped;
         self.stop.store(false, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Release);
         let mut engine = self.engine.take().expect("built above");
         let (out, stop, kind) = (self.out.clone(), self.stop.clone(), self.kind);
+        let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
             let best = think(&mut engine, &game, &limits, kind, &out);
             // `go infinite` answers only after `stop`.
             while until_stopped && !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            answered.store(true, Ordering::Release);
             say(&out, &format!("bestmove {best}"));
             engine
         }));
