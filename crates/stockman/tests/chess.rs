@@ -1,11 +1,14 @@
 //! Chess: move generation checked by perft through the [`Game`] trait,
 //! every algorithm agreeing on the Bratko-Kopec positions, MT-SSS\* =
-//! SSS\* on the chess tree, exact mates and stalemates, and located errors.
+//! SSS\* on the chess tree, exact mates and stalemates, repetitions (a
+//! threefold at the root, a perpetual check found, a threefold avoided),
+//! and located errors.
 //!
-//! The whole file takes about 13 s on the project's 2-core machine in the
+//! The whole file takes about 16 s on the project's 2-core machine in the
 //! (optimised) test profile; the slowest test, every algorithm at depth 3
-//! on six Bratko-Kopec positions, about 8 s of it, the depth-1 and -2
-//! agreement on all 24 positions about 3 s, perft about 1 s.
+//! on six Bratko-Kopec positions, about 8 s of it, the perpetual check at
+//! depth 5 (minimax included) about 5 s, the depth-1 and -2 agreement on
+//! all 24 positions about 3 s, perft about 1 s.
 
 use std::collections::HashMap;
 use stockman::games::chess::{ChessGame, MATE};
@@ -333,6 +336,94 @@ fn stalemate_and_draws_are_zero() {
     assert_eq!(g.evaluate(&g.play(&g.root(), g.parse_move("b7f7").unwrap())), 0);
     // King and knight against king: dead, 0 for every algorithm.
     all_find("8/8/4k3/8/8/3KN3/8/8 w - - 0 1", 3, 0, &[]);
+}
+
+/// Knights out and back twice: the start position for the third time is a
+/// draw by threefold repetition; one trip fewer is not.
+#[test]
+fn threefold_repetition_is_a_draw() {
+    let g = game("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(g.result(), Some(stockman::GameResult::Draw));
+    assert!(g.legal_moves().is_empty());
+    let g = game("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6");
+    assert_eq!(g.result(), None);
+    assert_eq!(g.history().len(), 6);
+}
+
+/// The moves of the root that give check.
+fn checks(g: &ChessGame) -> Vec<String> {
+    g.legal_moves()
+        .into_iter()
+        .filter(|&m| !g.after(m).board().checkers().is_empty())
+        .map(|m| g.move_text(m))
+        .collect()
+}
+
+/// White, a rook, a bishop and a pawn behind (queen and three pawns against
+/// queen, rook, bishop and four pawns, Black's pieces boxed in on a8-c8),
+/// has a perpetual check: Qe8+ Kh7 Qh5+ Kg8 Qe8+, every black move forced.
+/// Four plies deep the repetition is out of sight and White is lost (-865);
+/// five plies deep the fifth ply repeats the first, and every algorithm
+/// finds the draw, with a checking move.
+#[test]
+fn a_perpetual_check_saves_the_side_behind() {
+    let text = "qrb3k1/pp1p2p1/8/8/4Q3/8/5PPP/6K1 w - - 0 1";
+    let four = Algorithm::AlphaBeta
+        .search(&game(text), &depth(4))
+        .unwrap()
+        .value
+        .unwrap();
+    assert!(four < -700, "{four}");
+    let g = game(text);
+    let checks = checks(&g);
+    all_find(text, 5, 0, &checks.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(every_algorithm_agrees("perpetual", &g, 5, false), 0);
+    // The line itself: after Qe8+ Kh7 Qh5+ Kg8 Qe8+ Black has no move left
+    // (a draw), and the position is worth 0, not White's material deficit.
+    let mut pos = g.root();
+    for text in ["e4e8", "g8h7", "e8h5", "h7g8", "h5e8"] {
+        let mut moves = Vec::new();
+        g.moves(&pos, &mut moves);
+        let mv = moves.into_iter().find(|&m| m.to_string() == text).expect(text);
+        pos = g.play(&pos, mv);
+    }
+    let mut moves = Vec::new();
+    g.moves(&pos, &mut moves);
+    assert!(moves.is_empty());
+    assert_eq!(g.evaluate(&pos), 0);
+}
+
+/// White, a queen up, has shuffled Qd5-b3 and back while Black's king went
+/// g8-h7 and back: Qb3-d5 now, the best move from the same board without
+/// the history, would bring the position after it about for the third
+/// time. White plays something else and keeps its advantage.
+#[test]
+fn the_side_ahead_avoids_a_threefold_repetition() {
+    let bare = game("6k1/5pp1/7p/8/8/1Q6/5PPP/6K1 w - - 0 1");
+    let out = Algorithm::AlphaBeta.search(&bare, &depth(4)).unwrap();
+    assert_eq!(
+        (out.value, out.best_move.map(|m| bare.move_text(m))),
+        (Some(915), Some("b3d5".to_string()))
+    );
+    let text = "6k1/5pp1/7p/3Q4/8/8/5PPP/6K1 b - - 0 1 moves g8h7 d5b3 h7g8 b3d5 g8h7 d5b3 h7g8";
+    let g = game(text);
+    assert_eq!(
+        g.board(),
+        &game("6k1/5pp1/7p/8/8/1Q6/5PPP/6K1 w - - 7 5").board().clone()
+    );
+    assert_eq!(g.result(), None);
+    let repeat = g.parse_move("b3d5").unwrap();
+    assert_eq!(g.after(repeat).result(), Some(stockman::GameResult::Draw));
+    assert_eq!(g.evaluate(&g.play(&g.root(), repeat)), 0);
+    for &a in Algorithm::ALL {
+        let out = a.search(&g, &depth(4)).unwrap();
+        match out.bound {
+            Some((lo, hi)) => assert!(lo <= 905 && 905 < hi, "{a}: {lo}..{hi}"),
+            None => assert_eq!(out.value, Some(905), "{a}"),
+        }
+        assert_ne!(out.best_move, Some(repeat), "{a}");
+    }
+    assert_eq!(every_algorithm_agrees("avoid", &g, 4, true), 905);
 }
 
 #[test]

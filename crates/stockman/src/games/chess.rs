@@ -7,10 +7,12 @@
 //! operations such as `bm Qd1+; id "BK.01";`, which are ignored) or
 //! `startpos`, optionally followed by `moves e2e4 e7e5 ...`; `""` is the
 //! start position, and a bare list of moves (`e2e4 e7e5`) is played from
-//! it. Moves are written and read in UCI notation (`e2e4`, `e7e8q`, castling
-//! as the king's two-square step `e1g1`); a [`Game::Move`] is a
-//! [`cozy_chess::Move`], which stores castling as "king takes own rook"
-//! (`e1h1`): [`Playable::move_text`] and [`Playable::parse_move`] convert.
+//! it; the positions the moves pass through are the game's history, for
+//! repetitions (below). Moves are written and read in UCI notation
+//! (`e2e4`, `e7e8q`, castling as the king's two-square step `e1g1`); a
+//! [`Game::Move`] is a [`cozy_chess::Move`], which stores castling as
+//! "king takes own rook" (`e1h1`): [`Playable::move_text`] and
+//! [`Playable::parse_move`] convert.
 //!
 //! The side to move at the root is MAX; every value is from its point of
 //! view, in centipawns.
@@ -24,11 +26,10 @@
 //! - **Draws** are worth 0 and end the game: stalemate; the fifty-move
 //!   rule, applied automatically when the halfmove clock reaches 100 (as
 //!   engines do; checkmate on the hundredth half-move still counts as mate);
-//!   and dead positions without the material to mate: king against king,
+//!   dead positions without the material to mate: king against king,
 //!   king and one minor piece against king, and kings with bishops only,
-//!   all on squares of one colour. **Repetitions are not detected**: a
-//!   position carries no history. (Matches end endless games with their
-//!   ply limit, and the fifty-move rule ends shuffling without captures.)
+//!   all on squares of one colour; and **repetitions**, detected against
+//!   the game's history and the search path (next section).
 //! - **Heuristic** at the horizon: material plus piece-square tables, the
 //!   "Simplified Evaluation Function" of Tomasz Michniewski (chessprogramming
 //!   wiki): pawn 100, knight 320, bishop 330, rook 500, queen 900, and the
@@ -36,6 +37,47 @@
 //!   endgame (no queens, or each side with a queen has at most one minor
 //!   piece besides), then its endgame table. Computed for the side to
 //!   move as its total minus the opponent's.
+//!
+//! # Repetitions
+//! A [`ChessGame`] keeps the history of the game before its root: the
+//! Zobrist hashes ([`Board::hash`]: pieces, side to move, castling rights,
+//! en passant file) of the positions played since the last capture or pawn
+//! move, the only ones that can come back ([`ChessGame::history`]). The
+//! `moves ...` of a position text and [`Playable::after`] fill it; a bare
+//! FEN has none. A position can only repeat one with the same side to
+//! move, with reversible moves in between: the candidates are the
+//! positions 4, 6, ... plies back, as far as its halfmove clock and the
+//! known positions reach.
+//!
+//! - **Inside the search** a position other than the root is a draw (no
+//!   moves, value 0) when it repeats a position of the search path after
+//!   the root (twofold: the side that steered into it can repeat it again),
+//!   or when it would be the third occurrence of its board counting the
+//!   root and the history (a real threefold repetition). This is
+//!   Stockfish's rule. So a side that is behind finds a perpetual check,
+//!   and a side that is ahead avoids the move that would repeat the
+//!   position a third time. From a position without history a search
+//!   needs 5 plies to meet a repetition.
+//! - **At the root** [`Game::moves`] never stops for a repetition, so that a
+//!   search of a threefold position still names a move; but
+//!   [`Playable::result`] reports a threefold repetition at the root as a
+//!   draw ("drawn by threefold repetition"), and then, as after the other
+//!   endings, [`Playable::legal_moves`] is empty and [`Playable::parse_move`]
+//!   and a `moves ...` list refuse further moves: like the fifty-move rule,
+//!   the draw is applied without a claim.
+//! - **Memory**: positions are copied from move to move (and SSS\*'s OPEN
+//!   list keeps many alive), so a [`ChessPosition`] carries the hashes of
+//!   the last [`PATH_MEMORY`] (16) positions of its search path in a fixed
+//!   ring: playing a move allocates nothing. A repetition of a position of
+//!   the path more than 16 plies back (and after the root) is not seen;
+//!   the root and the history before it are read from the game at any
+//!   distance. No chess search here goes near 16 plies.
+//! - **Graph-history interaction**: [`Game::hash`] (below) does not depend
+//!   on the path, so a table entry stored where a position was drawn by
+//!   repetition (or where one of its lines was) can be used for the same
+//!   position reached another way, and the other way round. This is
+//!   accepted, as in most engines: where repetitions come into play,
+//!   searches with a table may disagree with a search without one.
 //!
 //! # Quiescence inside `evaluate`
 //! A fixed-depth horizon in the middle of an exchange misjudges the
@@ -77,10 +119,11 @@
 //! kept per remaining depth; under iterative deepening they would). The
 //! clock matters only for the fifty-move rule, which a position whose
 //! clock is at most 50 cannot reach within 50 plies: the hash is exact
-//! for searches up to 50 plies deep. [`Game::bounds`] knows that the side
-//! to move at ply `p` is at best mated now and at most mates at `p + 1`:
-//! `-(MATE - p) ..= MATE - p - 1` for it, which gives the depth-first
-//! searches mate-distance pruning for free.
+//! for searches up to 50 plies deep. It sees neither the history nor the
+//! path (see "Graph-history interaction" above). [`Game::bounds`] knows
+//! that the side to move at ply `p` is at best mated now and at most mates
+//! at `p + 1`: `-(MATE - p) ..= MATE - p - 1` for it, which gives the
+//! depth-first searches mate-distance pruning for free.
 //!
 //! # Example
 //! ```
@@ -99,6 +142,13 @@
 //! assert_eq!(game.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
 //! let err = ChessGame::from_position("startpos moves e2e4 e2e4").unwrap_err();
 //! assert_eq!(err.to_string(), "move 2 `e2e4`: there is no black piece on e2");
+//!
+//! // Knights out and back twice: the start position for the third time.
+//! let game = ChessGame::from_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8").unwrap();
+//! assert_eq!(game.history().len(), 8);
+//! assert_eq!(game.result(), Some(stockman::games::GameResult::Draw));
+//! let err = ChessGame::from_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4").unwrap_err();
+//! assert_eq!(err.to_string(), "move 9 `e2e4`: the game is over: drawn by threefold repetition");
 //! ```
 
 use super::{GameResult, Playable};
@@ -216,12 +266,23 @@ const FEN_FIELDS: [&str; 6] = [
     "fullmove number",
 ];
 
-/// A node of the search: the board and its distance from the root (for
-/// mate scores and the roles).
+/// How many positions of the search path a [`ChessPosition`] remembers
+/// for detecting repetitions: a repetition of a position of the path more
+/// than this many plies back (and after the root) is not seen.
+pub const PATH_MEMORY: usize = 16;
+
+/// A node of the search: the board, its distance from the root (for mate
+/// scores and the roles), and the Zobrist hashes of the boards of the last
+/// [`PATH_MEMORY`] positions before it on the search path (for
+/// repetitions; a fixed ring, so that playing a move allocates nothing).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChessPosition {
     board: Board,
     ply: u32,
+    /// `path[p % PATH_MEMORY]` is the [`Board::hash`] of the position at
+    /// ply `p` of the path, for `ply - PATH_MEMORY <= p < ply` (and
+    /// `p >= 0`); the other entries are stale or zero and never read.
+    path: [u64; PATH_MEMORY],
 }
 
 impl ChessPosition {
@@ -236,10 +297,17 @@ impl ChessPosition {
     }
 }
 
-/// Chess from a given position; see the [module documentation](self).
+/// Chess from a given position, with the history of the game that led to
+/// it (for repetitions); see the [module documentation](self).
+///
+/// Two games are equal when their root boards and their histories are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChessGame {
     root: Board,
+    /// The [`Board::hash`]es of the positions played before the root since
+    /// the last capture or pawn move, oldest first (at most the root's
+    /// halfmove clock of them).
+    history: Vec<u64>,
 }
 
 impl Default for ChessGame {
@@ -514,6 +582,9 @@ enum Ending {
     FiftyMoves,
     /// Nobody has the material to mate.
     DeadPosition,
+    /// The position occurs for the third time, the same side to move,
+    /// with only reversible moves since its first occurrence.
+    Repetition,
 }
 
 impl Ending {
@@ -524,11 +595,13 @@ impl Ending {
             Ending::Stalemate => format!("{side} is stalemated"),
             Ending::FiftyMoves => "drawn by the fifty-move rule".to_string(),
             Ending::DeadPosition => "drawn: neither side can mate".to_string(),
+            Ending::Repetition => "drawn by threefold repetition".to_string(),
         }
     }
 }
 
-/// How the game stands at `board`: over (and why), or not.
+/// How the game stands at `board`, as far as the board alone tells: over
+/// (and why), or not. Repetitions need the history: [`ChessGame::ending`].
 fn ending(board: &Board) -> Option<Ending> {
     if is_dead(board) {
         return Some(Ending::DeadPosition);
@@ -593,9 +666,9 @@ fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Reads a UCI move at `board` and checks that it is legal there; the
-/// error is a one-line reason.
-fn parse_uci(board: &Board, text: &str) -> Result<Move, String> {
+/// Reads a UCI move at `board` and checks that it is legal there, and that
+/// the game is not `over` there; the error is a one-line reason.
+fn parse_uci(board: &Board, text: &str, over: Option<Ending>) -> Result<Move, String> {
     let t = text.trim();
     let bad = || {
         format!("`{t}` is not a move in UCI notation (from-square, to-square, and the piece a pawn promotes to: e2e4, e7e8q)")
@@ -621,7 +694,7 @@ fn parse_uci(board: &Board, text: &str) -> Result<Move, String> {
         Some(b'n') => Some(Piece::Knight),
         Some(_) => return Err(bad()),
     };
-    if let Some(e) = ending(board) {
+    if let Some(e) = over {
         return Err(format!("the game is over: {}", e.describe(board)));
     }
     let us = board.side_to_move();
@@ -951,14 +1024,25 @@ fn skip_epd_operations(text: &str) -> Result<&str, ChessError> {
 impl ChessGame {
     /// The standard start position, White to move.
     pub fn new() -> ChessGame {
+        ChessGame::from_board(Board::startpos())
+    }
+
+    /// The game at `board`, with no history: no position before it counts
+    /// for repetitions.
+    pub fn from_board(board: Board) -> ChessGame {
         ChessGame {
-            root: Board::startpos(),
+            root: board,
+            history: Vec::new(),
         }
     }
 
-    /// The game at `board`.
-    pub fn from_board(board: Board) -> ChessGame {
-        ChessGame { root: board }
+    /// The game at `board`, reached through the positions whose
+    /// [`Board::hash`]es are `history`, oldest first: those played since the
+    /// last capture or pawn move (the ones before it can never repeat).
+    /// Only the last [`Board::halfmove_clock`] of them are ever compared
+    /// with a position; [`ChessGame::history`] reads them back.
+    pub fn from_board_with_history(board: Board, history: Vec<u64>) -> ChessGame {
+        ChessGame { root: board, history }
     }
 
     /// The game at a position; see the [module documentation](self) for
@@ -985,7 +1069,7 @@ impl ChessGame {
                 )))
             }
         };
-        let game = ChessGame { root: board };
+        let game = ChessGame::from_board(board);
         match next_word(tail) {
             None => Ok(game),
             Some(("moves", moves)) => game.play_moves(moves),
@@ -998,19 +1082,100 @@ impl ChessGame {
     /// Plays the whitespace-separated UCI moves of `moves`, checking each.
     fn play_moves(mut self, moves: &str) -> Result<ChessGame, ChessError> {
         for (i, text) in moves.split_whitespace().enumerate() {
-            let mv = parse_uci(&self.root, text).map_err(|reason| ChessError::Move {
+            let mv = parse_uci(&self.root, text, self.ending()).map_err(|reason| ChessError::Move {
                 index: i + 1,
                 text: text.to_string(),
                 reason,
             })?;
-            self.root.play_unchecked(mv);
+            self.play_at_root(mv);
         }
         Ok(self)
+    }
+
+    /// Plays the legal move `mv` at the root, keeping the history: the
+    /// old root joins it, or it empties after a capture or a pawn move.
+    fn play_at_root(&mut self, mv: Move) {
+        let before = self.root.hash();
+        self.root.play_unchecked(mv);
+        if self.root.halfmove_clock() == 0 {
+            self.history.clear();
+        } else {
+            self.history.push(before);
+        }
     }
 
     /// The root board.
     pub fn board(&self) -> &Board {
         &self.root
+    }
+
+    /// The [`Board::hash`]es of the positions played before the root since
+    /// the last capture or pawn move, oldest first: what repetitions are
+    /// detected against. Empty for a game read from a bare FEN.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// Whether the root is a threefold repetition: its board occurred twice
+    /// before in the history, the same side to move, within the halfmove
+    /// clock.
+    pub fn is_threefold(&self) -> bool {
+        let h = self.root.hash();
+        let len = self.history.len();
+        let reach = usize::from(self.root.halfmove_clock()).min(len);
+        (4..=reach).step_by(2).filter(|&j| self.history[len - j] == h).count() >= 2
+    }
+
+    /// Why the game is over at the root, if it is: the board's endings,
+    /// then a threefold repetition.
+    fn ending(&self) -> Option<Ending> {
+        ending(&self.root).or_else(|| self.is_threefold().then_some(Ending::Repetition))
+    }
+
+    /// Whether `pos`, inside the search, is drawn by repetition: with the
+    /// same side to move and only reversible moves since (the halfmove
+    /// clock covers it), its board occurred at a position of the search
+    /// path after the root, or twice at the root or in the game's history
+    /// before it. Never at the root itself; positions of the path more
+    /// than [`PATH_MEMORY`] plies back (after the root) are not seen.
+    #[inline]
+    fn repeats(&self, pos: &ChessPosition) -> bool {
+        let ply = pos.ply as usize;
+        let reach = usize::from(pos.board.halfmove_clock()).min(ply + self.history.len());
+        // One move of each side cannot bring a position back: 4 plies at least.
+        if ply == 0 || reach < 4 {
+            return false;
+        }
+        let h = pos.board.hash();
+        let mut before_root = 0;
+        let mut j = 4;
+        while j <= reach {
+            if j < ply {
+                // On the search path, after the root.
+                if j > PATH_MEMORY {
+                    // Out of memory: go on with the root and the history.
+                    j = ply + (ply - j) % 2;
+                    continue;
+                }
+                if pos.path[(ply - j) % PATH_MEMORY] == h {
+                    return true;
+                }
+            } else {
+                let seen = if j == ply {
+                    self.root.hash()
+                } else {
+                    self.history[self.history.len() - (j - ply)]
+                };
+                if seen == h {
+                    before_root += 1;
+                    if before_root == 2 {
+                        return true;
+                    }
+                }
+            }
+            j += 2;
+        }
+        false
     }
 
     /// The root position as a FEN.
@@ -1065,6 +1230,7 @@ impl Game for ChessGame {
         ChessPosition {
             board: self.root.clone(),
             ply: 0,
+            path: [0; PATH_MEMORY],
         }
     }
 
@@ -1078,10 +1244,11 @@ impl Game for ChessGame {
     }
 
     /// Every legal move, captures and promotions first (MVV-LVA), none
-    /// when the game is over (mate, stalemate, fifty moves, dead position).
+    /// when the game is over (mate, stalemate, fifty moves, dead position,
+    /// a repetition inside the search; never a repetition at the root).
     fn moves(&self, pos: &ChessPosition, out: &mut Vec<Move>) {
         let board = &pos.board;
-        if is_dead(board) || (board.halfmove_clock() >= 100 && board.generate_moves(|_| true)) {
+        if is_dead(board) || (board.halfmove_clock() >= 100 && board.generate_moves(|_| true)) || self.repeats(pos) {
             return;
         }
         let mut buf = [(0, NULL_MOVE); MAX_MOVES];
@@ -1093,14 +1260,21 @@ impl Game for ChessGame {
     fn play(&self, pos: &ChessPosition, mv: Move) -> ChessPosition {
         let mut board = pos.board.clone();
         board.play_unchecked(mv);
+        let mut path = pos.path;
+        path[pos.ply as usize % PATH_MEMORY] = pos.board.hash();
         ChessPosition {
             board,
             ply: pos.ply + 1,
+            path,
         }
     }
 
-    /// The quiescence search's value; exact at the end of the game.
+    /// The quiescence search's value; exact at the end of the game (0 for
+    /// a repetition inside the search).
     fn evaluate(&self, pos: &ChessPosition) -> Value {
+        if self.repeats(pos) {
+            return 0;
+        }
         let score = quiesce(&pos.board, pos.ply, -MATE - 1, MATE + 1);
         self.for_max(pos, score)
     }
@@ -1148,20 +1322,28 @@ impl Playable for ChessGame {
         self
     }
 
+    /// Every legal move at the root; none when the game is over there,
+    /// a threefold repetition included (while [`Game::moves`] still lists
+    /// them at a threefold root, so that a search names a move).
     fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        self.moves(&self.root(), &mut out);
+        if !self.is_threefold() {
+            self.moves(&self.root(), &mut out);
+        }
         out
     }
 
+    /// The game after `mv`, its history extended by the old root (or
+    /// emptied, after a capture or a pawn move).
     fn after(&self, mv: Move) -> ChessGame {
-        let mut root = self.root.clone();
-        root.play(mv);
-        ChessGame { root }
+        assert!(self.root.is_legal(mv), "{mv} is not legal in {}", self.root);
+        let mut game = self.clone();
+        game.play_at_root(mv);
+        game
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
-        parse_uci(&self.root, text)
+        parse_uci(&self.root, text, self.ending())
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -1173,7 +1355,7 @@ impl Playable for ChessGame {
     }
 
     fn result(&self) -> Option<GameResult> {
-        match ending(&self.root)? {
+        match self.ending()? {
             Ending::Checkmate if self.first_player_to_move() => Some(GameResult::SecondPlayerWins),
             Ending::Checkmate => Some(GameResult::FirstPlayerWins),
             _ => Some(GameResult::Draw),
@@ -1477,14 +1659,17 @@ mod tests {
         let a = game("startpos moves g1f3 g8f6 b1c3");
         let b = game("startpos moves b1c3 g8f6 g1f3");
         assert_eq!(a.board().hash(), b.board().hash());
-        // The same board at the same ply: one hash; at another ply, another.
+        // The same board at the same ply: one hash (whatever the path that
+        // led there: graph-history interaction); at another ply, another.
         let pa = ChessPosition {
             board: a.root.clone(),
             ply: 3,
+            path: [0; PATH_MEMORY],
         };
         let pb = ChessPosition {
             board: b.root.clone(),
             ply: 3,
+            path: [1; PATH_MEMORY],
         };
         assert_eq!(g.hash(&pa), g.hash(&pb));
         let pc = ChessPosition { ply: 5, ..pb };
@@ -1495,5 +1680,150 @@ mod tests {
         let child = g.play(&g.root(), mv);
         assert_eq!(g.bounds(&child), (-(MATE - 2), MATE - 1));
         assert_eq!(g.value_range(), (-MATE, MATE - 1));
+    }
+
+    /// The boards a line of moves passes through, as `ChessPosition`s of
+    /// the search from `g`'s root.
+    fn line(g: &ChessGame, moves: &str) -> Vec<ChessPosition> {
+        let mut path = vec![g.root()];
+        for text in moves.split_whitespace() {
+            let pos = path.last().unwrap();
+            let mv = parse_uci(&pos.board, text, None).unwrap();
+            path.push(g.play(pos, mv));
+        }
+        path
+    }
+
+    fn has_moves(g: &ChessGame, pos: &ChessPosition) -> bool {
+        let mut out = Vec::new();
+        g.moves(pos, &mut out);
+        !out.is_empty()
+    }
+
+    #[test]
+    fn the_history_holds_the_reversible_positions_before_the_root() {
+        assert!(ChessGame::new().history().is_empty());
+        let g = game("startpos moves g1f3 g8f6 f3g1 f6g8");
+        let start = Board::startpos().hash();
+        assert_eq!(g.history().len(), 4);
+        assert_eq!((g.history()[0], g.board().hash()), (start, start));
+        // The same board, another history: another game.
+        assert_ne!(g, ChessGame::new());
+        assert_eq!(
+            g,
+            ChessGame::from_board_with_history(g.board().clone(), g.history().to_vec())
+        );
+        // `after` extends it; a pawn move or a capture empties it.
+        let mv = g.parse_move("b1c3").unwrap();
+        assert_eq!(g.after(mv).history(), [g.history(), &[start][..]].concat());
+        assert!(g.after(g.parse_move("e2e4").unwrap()).history().is_empty());
+        assert!(game("startpos moves g1f3 g8f6 f3g1 e7e5").history().is_empty());
+        assert_eq!(
+            game("startpos moves e2e4 g8f6 e4e5 f6e4 d2d3 e4c5 g1f3")
+                .history()
+                .len(),
+            2
+        );
+        // A bare FEN has none, whatever its clock.
+        assert!(game("4k3/8/8/8/8/8/8/4K2R w K - 30 40").history().is_empty());
+    }
+
+    #[test]
+    fn a_threefold_repetition_ends_the_game() {
+        let knights = "g1f3 g8f6 f3g1 f6g8";
+        let g = game(&format!("startpos moves {knights} {knights}"));
+        assert!(g.is_threefold());
+        assert_eq!(g.result(), Some(GameResult::Draw));
+        assert_eq!(g.ending(), Some(Ending::Repetition));
+        assert!(g.legal_moves().is_empty());
+        assert_eq!(
+            g.parse_move("e2e4").unwrap_err(),
+            "the game is over: drawn by threefold repetition"
+        );
+        // A search of it still names a move: the root is never cut off.
+        assert!(has_moves(&g, &g.root()));
+        assert!(alphabeta::search(
+            &g,
+            &SearchOptions {
+                depth: Some(2),
+                ..Default::default()
+            }
+        )
+        .unwrap()
+        .best_move
+        .is_some());
+        // Twice is not thrice, nor is a repetition of the other side's turn.
+        for moves in ["g1f3 g8f6 f3g1 f6g8 g1f3 g8f6", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"] {
+            let g = game(&format!("startpos moves {moves}"));
+            assert_eq!(g.result(), None, "{moves}");
+            assert!(!g.legal_moves().is_empty() && g.parse_move("e7e5").is_ok() != g.first_player_to_move());
+        }
+        // The same history with a clock that does not cover it: no repetition.
+        let start = Board::startpos().hash();
+        let g = ChessGame::from_board_with_history(Board::startpos(), vec![start, 1, 2, 3, start, 4, 5, 6]);
+        assert_eq!(g.result(), None);
+    }
+
+    #[test]
+    fn repetitions_inside_the_search_are_draws() {
+        // From the start position: back at the root after 4 plies is only
+        // a twofold repetition; the fifth ply repeats the first, a position
+        // after the root: a draw, no moves, value 0.
+        let g = ChessGame::new();
+        let path = line(&g, "g1f3 g8f6 f3g1 f6g8 g1f3");
+        for pos in &path[..5] {
+            assert!(!g.repeats(pos) && has_moves(&g, pos), "ply {}", pos.ply);
+        }
+        assert!(g.repeats(&path[5]) && !has_moves(&g, &path[5]));
+        // The same board at ply 1 is worth its value (Black 50 behind).
+        assert_eq!((g.evaluate(&path[1]), g.evaluate(&path[5])), (50, 0));
+        // With the knights' trip already in the history, coming back to the
+        // root is the third occurrence: a draw at ply 4.
+        let g = game("startpos moves g1f3 g8f6 f3g1 f6g8");
+        let path = line(&g, "g1f3 g8f6 f3g1 f6g8");
+        assert!(!g.repeats(&path[3]) && g.repeats(&path[4]));
+        assert_eq!(g.evaluate(&path[4]), 0);
+        // After a pawn move the clock starts again: the position right after
+        // it (ply 3) is the first of the run, repeated at ply 7.
+        let g = ChessGame::new();
+        let path = line(&g, "g1f3 g8f6 e2e3 f6g8 f3g1 g8f6 g1f3");
+        let repeated: Vec<u32> = path.iter().filter(|p| g.repeats(p)).map(|p| p.ply).collect();
+        assert_eq!((path[3].board.halfmove_clock(), repeated), (0, vec![7]));
+    }
+
+    #[test]
+    fn the_path_is_remembered_16_plies_back() {
+        // A position at ply 20, its clock 30: the search path holds its
+        // board 16 plies back (seen), or 18 plies back only (not seen).
+        let g = game("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+        let board = game("4k3/8/8/8/8/8/8/4K2R w - - 30 40").root;
+        let at = |p: u32| {
+            let mut path = [7; PATH_MEMORY];
+            path[p as usize % PATH_MEMORY] = board.hash();
+            ChessPosition {
+                board: board.clone(),
+                ply: 20,
+                path,
+            }
+        };
+        assert!(g.repeats(&at(4)) && g.repeats(&at(16)));
+        assert!(!g.repeats(&at(2)));
+        // Nor beyond the halfmove clock: with a clock of 3, not 4 plies back.
+        let short = ChessPosition {
+            board: game("4k3/8/8/8/8/8/8/4K2R w - - 3 40").root,
+            ..at(16)
+        };
+        let mut path = short.path;
+        path[0] = short.board.hash();
+        assert!(!g.repeats(&ChessPosition { path, ..short }));
+        // Before the root the history is read at any distance: the root
+        // 20 plies back (and the history 24 plies back) make a threefold.
+        let far = ChessGame::from_board_with_history(board.clone(), vec![board.hash(), 9, 9, 9]);
+        let pos = ChessPosition {
+            path: [7; PATH_MEMORY],
+            ..at(0)
+        };
+        assert!(far.repeats(&pos));
+        assert!(!g.repeats(&pos));
     }
 }
