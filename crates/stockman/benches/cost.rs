@@ -98,7 +98,7 @@ fn cases() -> Vec<Case> {
             Algorithm::Mtdf,
             with_table(Some(6)),
             0,
-            24_326,
+            32_052,
         ),
         case(
             "random w8 d8 iid, alpha-beta",

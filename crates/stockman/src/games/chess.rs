@@ -24,7 +24,7 @@
 //!   more, a slower defeat less. [`MATE`] is 100,000, far above any
 //!   heuristic value ([`HEURISTIC_MAX`] = 50,000 bounds them).
 //! - **Draws** are worth 0 and end the game: stalemate; the fifty-move
-//!   rule, applied automatically when the halfmove clock reaches 100 (as
+//!   rule, applied inside the search when the halfmove clock reaches 100 (as
 //!   engines do; checkmate on the hundredth half-move still counts as mate);
 //!   dead positions without the material to mate: king against king,
 //!   king and one minor piece against king, and kings with bishops only,
@@ -58,13 +58,15 @@
 //!   and a side that is ahead avoids the move that would repeat the
 //!   position a third time. From a position without history a search
 //!   needs 5 plies to meet a repetition.
-//! - **At the root** [`Game::moves`] never stops for a repetition, so that a
-//!   search of a threefold position still names a move; but
-//!   [`Playable::result`] reports a threefold repetition at the root as a
-//!   draw ("drawn by threefold repetition"), and then, as after the other
-//!   endings, [`Playable::legal_moves`] is empty and [`Playable::parse_move`]
-//!   and a `moves ...` list refuse further moves: like the fifty-move rule,
-//!   the draw is applied without a claim.
+//! - **At the root** [`Game::moves`] never stops for a repetition or the
+//!   fifty-move rule, so that a search of such a position still names a
+//!   move; [`Playable::result`] reports them as draws ("drawn by threefold
+//!   repetition", "drawn by the fifty-move rule") and [`Playable::legal_moves`]
+//!   is then empty, so that `play` and `match` end the game there. But both
+//!   are draws a player *claims* (FIDE 9.2, 9.3): a GUI may play on past an
+//!   unclaimed one, so [`Playable::parse_move`] and a `moves ...` list
+//!   accept moves after them (after a mate, a stalemate or a dead position,
+//!   which end the game by themselves, they refuse).
 //! - **Memory**: positions are copied from move to move (and SSS\*'s OPEN
 //!   list keeps many alive), so a [`ChessPosition`] carries the hashes of
 //!   the last [`PATH_MEMORY`] (16) positions of its search path in a fixed
@@ -72,12 +74,16 @@
 //!   the path more than 16 plies back (and after the root) is not seen;
 //!   the root and the history before it are read from the game at any
 //!   distance. No chess search here goes near 16 plies.
-//! - **Graph-history interaction**: [`Game::hash`] (below) does not depend
-//!   on the path, so a table entry stored where a position was drawn by
-//!   repetition (or where one of its lines was) can be used for the same
-//!   position reached another way, and the other way round. This is
-//!   accepted, as in most engines: where repetitions come into play,
-//!   searches with a table may disagree with a search without one.
+//! - **No graph-history interaction**: a position's value now depends on
+//!   how it was reached, so [`Game::hash`] (below) says how: beside the
+//!   board it mixes in the positions of the search path since the last
+//!   capture or pawn move (the ones a line below could repeat, each with
+//!   its distance) and the game's root and history. A table entry is then
+//!   only used where its value holds, and every algorithm, with a table or
+//!   without, returns the same value (most engines accept the error
+//!   instead; a first version here did, and MT-SSS\* with a table missed a
+//!   perpetual check that MTD(f) found). The price: two orders of the same
+//!   reversible moves no longer transpose within a search.
 //!
 //! # Quiescence inside `evaluate`
 //! A fixed-depth horizon in the middle of an exchange misjudges the
@@ -119,8 +125,8 @@
 //! kept per remaining depth; under iterative deepening they would). The
 //! clock matters only for the fifty-move rule, which a position whose
 //! clock is at most 50 cannot reach within 50 plies: the hash is exact
-//! for searches up to 50 plies deep. It sees neither the history nor the
-//! path (see "Graph-history interaction" above). [`Game::bounds`] knows
+//! for searches up to 50 plies deep. It also mixes in the path and the
+//! history that repetitions depend on (see "Repetitions" above). [`Game::bounds`] knows
 //! that the side to move at ply `p` is at best mated now and at most mates
 //! at `p + 1`: `-(MATE - p) ..= MATE - p - 1` for it, which gives the
 //! depth-first searches mate-distance pruning for free.
@@ -147,8 +153,12 @@
 //! let game = ChessGame::from_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8").unwrap();
 //! assert_eq!(game.history().len(), 8);
 //! assert_eq!(game.result(), Some(stockman::games::GameResult::Draw));
-//! let err = ChessGame::from_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4").unwrap_err();
-//! assert_eq!(err.to_string(), "move 9 `e2e4`: the game is over: drawn by threefold repetition");
+//! // A draw to be claimed: a GUI may play on past it (nobody claimed).
+//! let on = ChessGame::from_position("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4").unwrap();
+//! assert_eq!(on.result(), None);
+//! // A mate ends the game: no move after it.
+//! let err = ChessGame::from_position("startpos moves f2f3 e7e5 g2g4 d8h4 e2e4").unwrap_err();
+//! assert_eq!(err.to_string(), "move 5 `e2e4`: the game is over: White is checkmated");
 //! ```
 
 use super::{GameResult, Playable};
@@ -308,6 +318,9 @@ pub struct ChessGame {
     /// the last capture or pawn move, oldest first (at most the root's
     /// halfmove clock of them).
     history: Vec<u64>,
+    /// The root and the history in one word, mixed into every position's
+    /// hash: what a position's value depends on beyond its own path.
+    key: u64,
 }
 
 impl Default for ChessGame {
@@ -664,6 +677,18 @@ fn mix(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The root's board and the history before it in one word (each history
+/// position with its distance from the root).
+fn game_key(root: &Board, history: &[u64]) -> u64 {
+    let n = history.len();
+    history
+        .iter()
+        .enumerate()
+        .fold(mix(root.hash() ^ 0xA076_1D64_78BD_642F), |k, (i, &h)| {
+            k ^ mix(h ^ ((n - i) as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB))
+        })
 }
 
 /// Reads a UCI move at `board` and checks that it is legal there, and that
@@ -1030,10 +1055,7 @@ impl ChessGame {
     /// The game at `board`, with no history: no position before it counts
     /// for repetitions.
     pub fn from_board(board: Board) -> ChessGame {
-        ChessGame {
-            root: board,
-            history: Vec::new(),
-        }
+        ChessGame::from_board_with_history(board, Vec::new())
     }
 
     /// The game at `board`, reached through the positions whose
@@ -1042,7 +1064,12 @@ impl ChessGame {
     /// Only the last [`Board::halfmove_clock`] of them are ever compared
     /// with a position; [`ChessGame::history`] reads them back.
     pub fn from_board_with_history(board: Board, history: Vec<u64>) -> ChessGame {
-        ChessGame { root: board, history }
+        let key = game_key(&board, &history);
+        ChessGame {
+            root: board,
+            history,
+            key,
+        }
     }
 
     /// The game at a position; see the [module documentation](self) for
@@ -1082,7 +1109,7 @@ impl ChessGame {
     /// Plays the whitespace-separated UCI moves of `moves`, checking each.
     fn play_moves(mut self, moves: &str) -> Result<ChessGame, ChessError> {
         for (i, text) in moves.split_whitespace().enumerate() {
-            let mv = parse_uci(&self.root, text, self.ending()).map_err(|reason| ChessError::Move {
+            let mv = parse_uci(&self.root, text, self.final_ending()).map_err(|reason| ChessError::Move {
                 index: i + 1,
                 text: text.to_string(),
                 reason,
@@ -1102,6 +1129,25 @@ impl ChessGame {
         } else {
             self.history.push(before);
         }
+        self.key = game_key(&self.root, &self.history);
+    }
+
+    /// What the value of `pos` depends on besides its board, its ply and
+    /// the game: the positions of its search path after the root that a
+    /// line below it could repeat (those since the last capture or pawn
+    /// move, within the path memory), each with its distance.
+    #[inline]
+    fn path_key(pos: &ChessPosition) -> u64 {
+        let ply = pos.ply as usize;
+        let window = usize::from(pos.board.halfmove_clock())
+            .min(ply.saturating_sub(1))
+            .min(PATH_MEMORY);
+        let mut key = 0;
+        for d in 1..=window {
+            let seen = pos.path[(ply - d) % PATH_MEMORY];
+            key ^= mix(seen ^ (d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        }
+        key
     }
 
     /// The root board.
@@ -1130,6 +1176,14 @@ impl ChessGame {
     /// then a threefold repetition.
     fn ending(&self) -> Option<Ending> {
         ending(&self.root).or_else(|| self.is_threefold().then_some(Ending::Repetition))
+    }
+
+    /// The endings at the root that end the game by themselves (mate,
+    /// stalemate, a dead position): no move may follow them. The draws a
+    /// player claims (threefold, fifty moves) are not among them.
+    fn final_ending(&self) -> Option<Ending> {
+        self.ending()
+            .filter(|e| !matches!(e, Ending::Repetition | Ending::FiftyMoves))
     }
 
     /// Whether `pos`, inside the search, is drawn by repetition: with the
@@ -1244,11 +1298,13 @@ impl Game for ChessGame {
     }
 
     /// Every legal move, captures and promotions first (MVV-LVA), none
-    /// when the game is over (mate, stalemate, fifty moves, dead position,
-    /// a repetition inside the search; never a repetition at the root).
+    /// when the game is over (mate, stalemate, dead position; fifty moves
+    /// or a repetition inside the search, never at the root, where the
+    /// draw is only claimed).
     fn moves(&self, pos: &ChessPosition, out: &mut Vec<Move>) {
         let board = &pos.board;
-        if is_dead(board) || (board.halfmove_clock() >= 100 && board.generate_moves(|_| true)) || self.repeats(pos) {
+        let fifty = pos.ply > 0 && board.halfmove_clock() >= 100 && board.generate_moves(|_| true);
+        if is_dead(board) || fifty || self.repeats(pos) {
             return;
         }
         let mut buf = [(0, NULL_MOVE); MAX_MOVES];
@@ -1283,7 +1339,7 @@ impl Game for ChessGame {
     fn hash(&self, pos: &ChessPosition) -> Option<u64> {
         let clock = pos.board.halfmove_clock();
         let clock = if clock > 50 { u64::from(clock) << 32 } else { 0 };
-        Some(pos.board.hash() ^ mix(u64::from(pos.ply) | clock))
+        Some(pos.board.hash() ^ mix(u64::from(pos.ply) | clock) ^ self.key ^ ChessGame::path_key(pos))
     }
 
     /// From-square, to-square and promotion piece.
@@ -1323,11 +1379,11 @@ impl Playable for ChessGame {
     }
 
     /// Every legal move at the root; none when the game is over there,
-    /// a threefold repetition included (while [`Game::moves`] still lists
-    /// them at a threefold root, so that a search names a move).
+    /// a threefold repetition or the fifty-move rule included (while
+    /// [`Game::moves`] still lists them there, so that a search names a move).
     fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        if !self.is_threefold() {
+        if self.ending().is_none() {
             self.moves(&self.root(), &mut out);
         }
         out
@@ -1343,7 +1399,7 @@ impl Playable for ChessGame {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
-        parse_uci(&self.root, text, self.ending())
+        parse_uci(&self.root, text, self.final_ending())
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -1594,6 +1650,10 @@ mod tests {
         let g = game("8/8/4k3/8/8/3K4/7R/8 w - - 100 80");
         assert_eq!((g.legal_moves().len(), g.result()), (0, Some(GameResult::Draw)));
         assert_eq!(value(&g, 3), 0);
+        // Claimed, not automatic: the root still has moves to search and
+        // to play (every one of them a draw).
+        assert!(has_moves(&g, &g.root()));
+        assert!(g.parse_move("h2h3").is_ok());
         let g = game("8/8/4k3/8/8/3K4/7R/8 w - - 99 80");
         assert_eq!(value(&g, 1), 0); // every rook or king move reaches 100
         assert!(value(&g, 0) > 400);
@@ -1659,21 +1719,33 @@ mod tests {
         let a = game("startpos moves g1f3 g8f6 b1c3");
         let b = game("startpos moves b1c3 g8f6 g1f3");
         assert_eq!(a.board().hash(), b.board().hash());
-        // The same board at the same ply: one hash (whatever the path that
-        // led there: graph-history interaction); at another ply, another.
+        // The same board at the same ply through the same positions: one
+        // hash; through other positions a repetition could reach back to
+        // (no graph-history interaction), or at another ply: another.
         let pa = ChessPosition {
             board: a.root.clone(),
             ply: 3,
             path: [0; PATH_MEMORY],
         };
+        assert_eq!(g.hash(&pa), g.hash(&pa.clone()));
         let pb = ChessPosition {
-            board: b.root.clone(),
-            ply: 3,
             path: [1; PATH_MEMORY],
+            ..pa.clone()
         };
-        assert_eq!(g.hash(&pa), g.hash(&pb));
-        let pc = ChessPosition { ply: 5, ..pb };
+        assert_ne!(g.hash(&pa), g.hash(&pb));
+        let pc = ChessPosition { ply: 5, ..pa.clone() };
         assert_ne!(g.hash(&pa), g.hash(&pc));
+        // The two move orders reach one board by different paths.
+        let (x, y) = (line(&g, "g1f3 g8f6 b1c3"), line(&g, "b1c3 g8f6 g1f3"));
+        assert_eq!(x[3].board, y[3].board);
+        assert_ne!(g.hash(&x[3]), g.hash(&y[3]));
+        // After a pawn move nothing before it can come back: they merge.
+        let (x, y) = (line(&g, "g1f3 g8f6 d2d4 d7d5"), line(&g, "d2d4 g8f6 g1f3 d7d5"));
+        assert_eq!(g.hash(&x[4]), g.hash(&y[4]));
+        // The game's history counts too.
+        let knights = game("startpos moves g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(knights.board().hash(), g.board().hash());
+        assert_ne!(knights.hash(&knights.root()), g.hash(&g.root()));
         let mv = g.parse_move("e2e4").unwrap();
         assert_eq!(g.move_key(&g.root(), mv), Some(12 | 28 << 6));
         assert_eq!(g.bounds(&g.root()), (-MATE, MATE - 1));
@@ -1736,10 +1808,10 @@ mod tests {
         assert_eq!(g.result(), Some(GameResult::Draw));
         assert_eq!(g.ending(), Some(Ending::Repetition));
         assert!(g.legal_moves().is_empty());
-        assert_eq!(
-            g.parse_move("e2e4").unwrap_err(),
-            "the game is over: drawn by threefold repetition"
-        );
+        // A draw that is claimed: a GUI may play on past it.
+        let on = g.after(g.parse_move("e2e4").unwrap());
+        assert_eq!(on.result(), None);
+        assert!(!on.legal_moves().is_empty());
         // A search of it still names a move: the root is never cut off.
         assert!(has_moves(&g, &g.root()));
         assert!(alphabeta::search(
