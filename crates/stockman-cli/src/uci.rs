@@ -140,7 +140,10 @@ impl Settings {
         let algos: Vec<String> = ALGORITHMS.iter().map(|a| format!("var {}", a.name())).collect();
         let check = |name: &str, on: bool| format!("option name {name} type check default {on}");
         vec![
-            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
+            format!(
+                "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+                d.hash_mb
+            ),
             format!("option name Clear Hash type button"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             format!(
@@ -175,7 +178,9 @@ impl Settings {
             let v = need()?;
             match v.parse::<i64>() {
                 Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("setoption {name}: `{v}` is not a whole number from {lo} to {hi}")),
+                _ => Err(format!(
+                    "setoption {name}: `{v}` is not a whole number from {lo} to {hi}"
+                )),
             }
         };
         let check = || -> Result<bool, String> {
@@ -314,7 +319,11 @@ impl Go {
         if self.infinite {
             return limits;
         }
-        let (time, inc) = if first { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        let (time, inc) = if first {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        };
         if let Some(ms) = time {
             let budget = Clock {
                 remaining: Duration::from_millis(ms),
@@ -326,7 +335,9 @@ impl Go {
             limits.soft_time = Some(budget.soft);
         }
         if let Some(ms) = self.movetime {
-            let t = Duration::from_millis(ms).saturating_sub(overhead).max(Duration::from_millis(1));
+            let t = Duration::from_millis(ms)
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
             limits.time = Some(limits.time.map_or(t, |h| h.min(t)));
         }
         limits
@@ -433,7 +444,10 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
         let (command, args) = (words[at], &words[at + 1..]);
         match command {
             "uci" => {
-                say(&self.out, &format!("id name stockman {}{}", env!("CARGO_PKG_VERSION"), self.variant()));
+                say(
+                    &self.out,
+                    &format!("id name stockman {}{}", env!("CARGO_PKG_VERSION"), self.variant()),
+                );
                 say(&self.out, "id author the stockman developers");
                 for line in Settings::describe() {
                     say(&self.out, &line);
@@ -592,7 +606,10 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
                     match game.parse_move(text) {
                         Ok(mv) => game = game.after(mv),
                         Err(e) => {
-                            self.info(&format!("position: move {} `{text}`: {e}; the position is unchanged", i + 1));
+                            self.info(&format!(
+                                "position: move {} `{text}`: {e}; the position is unchanged",
+                                i + 1
+                            ));
                             return;
                         }
                     }
@@ -662,7 +679,9 @@ fn think<G: Playable + Sync>(engine: &mut Engine, game: &G, limits: &Limits, kin
             best_move: Some(mv), ..
         }) => game.move_text(mv),
         Ok(_) | Err(_) if root_moves.is_empty() => {
-            let why = game.result().map_or("the position has no move".to_string(), |r| format!("{r:?}"));
+            let why = game
+                .result()
+                .map_or("the position has no move".to_string(), |r| format!("{r:?}"));
             say(out, &format!("info string no legal move: {why}"));
             "0000".to_string()
         }
@@ -677,7 +696,9 @@ fn think<G: Playable + Sync>(engine: &mut Engine, game: &G, limits: &Limits, kin
             };
             say(
                 out,
-                &format!("info string {reason} before depth 1 was searched; playing the first move in the game's order"),
+                &format!(
+                    "info string {reason} before depth 1 was searched; playing the first move in the game's order"
+                ),
             );
             game.move_text(root_moves[0])
         }
@@ -702,7 +723,11 @@ impl<G: Playable> Observer for InfoPrinter<'_, G> {
         let ms = done.time_us / 1000;
         let nps = done.stats.nodes.saturating_mul(1_000_000) / done.time_us.max(1);
         let pv = pv_text(self.game, &done.pv);
-        let pv = if pv.is_empty() { String::new() } else { format!(" pv {pv}") };
+        let pv = if pv.is_empty() {
+            String::new()
+        } else {
+            format!(" pv {pv}")
+        };
         say(
             self.out,
             &format!(
@@ -774,7 +799,10 @@ mod tests {
         let black = go.limits(false, Duration::from_millis(50));
         assert_eq!(black.time, Some(Duration::ZERO));
         let (go, _) = Go::parse(&["movetime", "500"]);
-        assert_eq!(go.limits(true, Duration::from_millis(50)).time, Some(Duration::from_millis(450)));
+        assert_eq!(
+            go.limits(true, Duration::from_millis(50)).time,
+            Some(Duration::from_millis(450))
+        );
     }
 
     #[test]
@@ -786,8 +814,14 @@ mod tests {
             s.set("Hash", Some("0")).unwrap_err(),
             "setoption Hash: `0` is not a whole number from 1 to 65536"
         );
-        assert_eq!(s.set("Nope", Some("1")).unwrap_err(), "setoption: there is no option `Nope`");
-        assert!(s.set("Algorithm", Some("sss")).unwrap_err().contains("is not one of mtdf"));
+        assert_eq!(
+            s.set("Nope", Some("1")).unwrap_err(),
+            "setoption: there is no option `Nope`"
+        );
+        assert!(s
+            .set("Algorithm", Some("sss"))
+            .unwrap_err()
+            .contains("is not one of mtdf"));
         assert!(s.set("Move Overhead", Some("100")).is_ok());
         assert_eq!(s.overhead_ms, 100);
         assert!(s.set("ETC", Some("maybe")).is_err());

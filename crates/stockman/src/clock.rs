@@ -85,7 +85,14 @@ mod tests {
     /// A whole game played by a program that always spends its whole hard
     /// limit plus `transit` outside the search (at most the overhead it
     /// budgets for): the clock never runs out. Counted, not timed.
-    fn never_flags(start: Duration, increment: Duration, control: Option<u32>, overhead: Duration, transit: Duration, moves: u32) {
+    fn never_flags(
+        start: Duration,
+        increment: Duration,
+        control: Option<u32>,
+        overhead: Duration,
+        transit: Duration,
+        moves: u32,
+    ) {
         assert!(transit <= overhead);
         let mut remaining = start;
         let mut to_go = control;
@@ -98,7 +105,10 @@ mod tests {
             let b = clock.budget(overhead);
             assert!(b.soft <= b.hard, "move {n}: {b:?}");
             let spent = b.hard + transit;
-            assert!(spent < remaining, "move {n}: lost on time: spent {spent:?} of {remaining:?} ({clock:?})");
+            assert!(
+                spent < remaining,
+                "move {n}: lost on time: spent {spent:?} of {remaining:?} ({clock:?})"
+            );
             remaining = remaining - spent.min(remaining) + increment;
             to_go = match (to_go, control) {
                 (Some(1), Some(c)) => {

@@ -36,8 +36,8 @@ use crate::game::Game;
 use crate::observe::{Iteration, NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Limit, Outcome, SearchError, SearchOptions};
-use crate::table::principal_variation;
 use crate::stats::Stats;
+use crate::table::principal_variation;
 use crate::table::{AnyTable, Table};
 use crate::value::{Role, Value, INF};
 
