@@ -309,3 +309,39 @@ fn repetitions_and_the_fifty_move_rule_through_uci() {
     assert!(black_first_moves().contains(&best), "{best}");
     e.quit();
 }
+
+#[test]
+fn solve_sees_the_history_of_a_position_text() {
+    let solve = |position: &str| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
+            .args([
+                "solve",
+                "--game",
+                "chess",
+                "--depth",
+                "4",
+                "--algo",
+                "mtdf",
+                "--format",
+                "json",
+                "--position",
+                position,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The bare board: Qd5 is best (915).
+    let bare = solve("6k1/5pp1/7p/8/8/1Q6/5PPP/6K1 w - - 0 1");
+    assert!(
+        bare.contains("\"value\": 915") && bare.contains("\"best_move\": \"b3d5\""),
+        "{bare}"
+    );
+    // The same board after shuffling: Qd5 would repeat it a third time.
+    let shuffled = solve("6k1/5pp1/7p/3Q4/8/8/5PPP/6K1 b - - 0 1 moves g8h7 d5b3 h7g8 b3d5 g8h7 d5b3 h7g8");
+    assert!(
+        shuffled.contains("\"value\": 905") && !shuffled.contains("b3d5"),
+        "{shuffled}"
+    );
+}

@@ -1239,7 +1239,12 @@ impl Engine {
         nodes: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let time = seconds("time", time)?;
-        let limits = Limits { depth, time, nodes, ..Limits::default() };
+        let limits = Limits {
+            depth,
+            time,
+            nodes,
+            ..Limits::default()
+        };
         let source = resolve(game, None)?;
         let key = match &source {
             Source::Builtin(kind, _) => kind.name().to_string(),
