@@ -329,9 +329,13 @@ const SOLVE_NODES: u64 = 200_000;
 /// The Elo difference of a player who scored `w` wins, `d` draws and `l`
 /// losses, with a 95% interval: the score fraction `s` and its standard
 /// error over games give `s ± 1.96 se`, each turned into Elo by
-/// `-400 log10(1/s - 1)`. Scores of 0 or 1 (infinite Elo) are clamped to
-/// half a game from the edge, `1/(2n)` and `1 - 1/(2n)`, so the numbers
-/// stay finite.
+/// `-400 log10(1/s - 1)`. The point estimate of a score of 0 or 1
+/// (infinite Elo) is clamped to half a game from the edge, `1/(2n)` and
+/// `1 - 1/(2n)`. A clean sweep has no spread to measure, so its interval
+/// is one-sided: the exact binomial bound (`p^n = 0.05`: the score a player
+/// who wins all `n` games can still have with 95% confidence) on one side,
+/// infinite on the other (JSON `null`). Where every game was drawn, the
+/// spread of a win-or-loss score, `s(1 - s)`, stands in for the zero one.
 pub fn elo(w: u32, d: u32, l: u32) -> Elo {
     let n = f64::from(w + d + l);
     if n == 0.0 {
@@ -342,13 +346,31 @@ pub fn elo(w: u32, d: u32, l: u32) -> Elo {
         };
     }
     let s = (f64::from(w) + f64::from(d) / 2.0) / n;
-    let var = (f64::from(w) * (1.0 - s).powi(2) + f64::from(d) * (0.5 - s).powi(2) + f64::from(l) * s.powi(2)) / n;
-    let se = (var / n).sqrt();
     let edge = 1.0 / (2.0 * n);
     let to_elo = |x: f64| {
         let x = x.clamp(edge, 1.0 - edge);
         -400.0 * (1.0 / x - 1.0).log10()
     };
+    let exact = |x: f64| -400.0 * (1.0 / x - 1.0).log10();
+    if w + d == 0 || l + d == 0 {
+        // A clean sweep: one-sided.
+        let bound = 0.05f64.powf(1.0 / n);
+        let (low, high) = if l == 0 {
+            (exact(bound), f64::INFINITY)
+        } else {
+            (f64::NEG_INFINITY, exact(1.0 - bound))
+        };
+        return Elo {
+            diff: to_elo(s) + 0.0,
+            low: low + 0.0,
+            high: high + 0.0,
+        };
+    }
+    let mut var = (f64::from(w) * (1.0 - s).powi(2) + f64::from(d) * (0.5 - s).powi(2) + f64::from(l) * s.powi(2)) / n;
+    if var == 0.0 {
+        var = s * (1.0 - s);
+    }
+    let se = (var / n).sqrt();
     // (`+ 0.0` turns an even score's -0 into 0.)
     Elo {
         diff: to_elo(s) + 0.0,
@@ -375,9 +397,22 @@ fn text(m: &MatchResult) -> String {
             crate::report::fmt_time(e.time_us_per_move as u64)
         ));
     }
+    let (a, b) = (&m.engines[0].name, &m.engines[1].name);
+    let interval = match (m.elo.low.is_finite(), m.elo.high.is_finite()) {
+        (true, true) => format!("95% interval {:+.0} to {:+.0}", m.elo.low, m.elo.high),
+        (true, false) => format!(
+            "a clean sweep: at least {:+.0} with 95% confidence, no upper bound",
+            m.elo.low
+        ),
+        (false, true) => format!(
+            "a clean sweep: at most {:+.0} with 95% confidence, no lower bound",
+            m.elo.high
+        ),
+        (false, false) => "no interval".to_string(),
+    };
     out.push_str(&format!(
-        "Elo difference of {} over {}: {:+.0} (95% interval {:+.0} to {:+.0})\n",
-        m.engines[0].name, m.engines[1].name, m.elo.diff, m.elo.low, m.elo.high
+        "Elo difference of {a} over {b}: {:+.0} ({interval})\n",
+        m.elo.diff
     ));
     out
 }
@@ -396,11 +431,30 @@ mod tests {
         let e = elo(3, 0, 1);
         assert!((e.diff - 190.85).abs() < 0.01, "{e:?}");
         assert!(e.low < e.diff && e.diff < e.high);
-        // A clean sweep stays finite: clamped at half a game from the edge.
+        // A clean sweep: the estimate clamped at half a game from the edge,
+        // the interval one-sided (0.05^(1/2) = 0.2236...: 2-0 proves only
+        // a score above 22.4%, about -216 Elo).
         let sweep = elo(4, 0, 0);
         assert!(sweep.diff.is_finite() && sweep.diff > 0.0);
         assert!((sweep.diff - (-400.0 * (1.0f64 / (1.0 - 1.0 / 8.0) - 1.0).log10())).abs() < 1e-9);
+        assert_eq!(sweep.high, f64::INFINITY);
+        assert!(sweep.low < sweep.diff);
+        let two = elo(2, 0, 0);
+        assert!(
+            (two.low - (-400.0 * (1.0 / 0.05f64.sqrt() - 1.0).log10())).abs() < 1e-9,
+            "{two:?}"
+        );
+        assert_eq!(two.low.round(), -216.0);
+        let lost = elo(0, 0, 4);
+        assert!(lost.diff < 0.0);
+        assert_eq!(lost.low, f64::NEG_INFINITY);
+        assert!((lost.high + sweep.low).abs() < 1e-9, "{lost:?} {sweep:?}");
         assert_eq!(elo(0, 0, 0).diff, 0.0);
-        assert!(elo(0, 0, 4).diff < 0.0);
+        // All draws: no spread between the games, but not a point either.
+        let draws = elo(0, 6, 0);
+        assert_eq!(draws.diff, 0.0);
+        assert!(draws.low < -100.0 && draws.high > 100.0, "{draws:?}");
+        // JSON writes the missing bound as null.
+        assert_eq!(serde_json::to_string(&sweep.high).unwrap(), "null");
     }
 }
