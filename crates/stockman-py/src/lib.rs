@@ -16,6 +16,8 @@
 // proved; it is returned once per search, so its size costs nothing here.
 #![allow(clippy::result_large_err)]
 
+mod batch;
+
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -1360,6 +1362,7 @@ fn table_algorithm_names() -> Vec<&'static str> {
 #[pymodule]
 fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::solve_positions, m)?)?;
     m.add_function(wrap_pyfunction!(trace_json, m)?)?;
     m.add_function(wrap_pyfunction!(trace_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithm_names, m)?)?;

@@ -383,3 +383,44 @@ def test_a_python_game_warns_and_searches_on_one_thread():
     assert rows[0]["value"] == stockman.solve(Count(), "mtdf")[0]["value"]
     with pytest.warns(UserWarning, match="a Python game is searched on one thread"):
         stockman.Engine("mtdf", threads=2).best_move(Count(), depth=4)
+
+
+def test_solve_positions_gives_the_cli_summary():
+    """`stockman.solve_positions` runs the CLI's batch code: the same rows and
+    summary figures (times aside) for the same file, from a path or lines."""
+    path = ROOT / "crates" / "stockman" / "tests" / "data" / "connect4" / "Test_L3_R1"
+    lines = path.read_text().splitlines()[:12]
+    out = subprocess.run(
+        [cli(), "solve", "--game", "connect4", "--positions", "-", "--algo", "mtdf,negascout",
+         "--tt-mb", "8", "--format", "json"],
+        input="\n".join(lines), capture_output=True, text=True, check=True,
+    ).stdout
+    cli_rows = [json.loads(l) for l in out.splitlines()]
+    cli_summary = [r["summary"] for r in cli_rows if "summary" in r]
+    cli_positions = [r for r in cli_rows if "summary" not in r]
+    got = stockman.solve_positions("connect4", lines, ["mtdf", "negascout"], tt_mb=8)
+    untimed = lambda d: {k: v for k, v in d.items() if "time" not in k and k not in ("stats", "positions_per_s")}
+    assert [untimed(s) for s in got["summary"]] == [untimed(s) for s in cli_summary]
+    for mine, theirs in zip(got["summary"], cli_summary):
+        assert mine["stats"]["nodes"] == theirs["stats"]["nodes"]
+        assert mine["positions"] == 12 and mine["wrong"] == 0
+    assert len(got["positions"]) == len(cli_positions) == 24
+    for mine, theirs in zip(got["positions"], cli_positions):
+        assert (mine["position"], mine["algorithm"], mine["value"], mine["best_move"], mine["expected"]) == (
+            theirs["position"], theirs["algorithm"], theirs["value"], theirs["best_move"], theirs["expected"])
+    # A path reads the same file.
+    whole = stockman.solve_positions("connect4", str(path), "mtdf", tt_mb=8)
+    assert whole["summary"][0]["positions"] == len([l for l in path.read_text().splitlines() if l.strip()])
+
+
+def test_solve_positions_names_what_is_wrong(tmp_path):
+    with pytest.raises(ValueError, match="holds no positions"):
+        stockman.solve_positions("connect4", ["# nothing"])
+    with pytest.raises(ValueError, match="unknown game"):
+        stockman.solve_positions("go", ["4453 1"])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4453 1\n44x 2\n")
+    with pytest.raises(ValueError, match=r"bad.txt: line 2"):
+        stockman.solve_positions("connect4", str(bad))
+    with pytest.raises(TypeError, match="positions"):
+        stockman.solve_positions("connect4", 42)

@@ -47,6 +47,7 @@ __version__: str = _stockman.__version__
 
 __all__ = [
     "solve",
+    "solve_positions",
     "trace",
     "Trace",
     "Engine",
@@ -308,6 +309,68 @@ def solve(
         parallel=_parallel(parallel),
     )
     return _raise_failures(rows)
+
+
+def solve_positions(
+    game: str,
+    positions: Union[str, "os.PathLike[str]", Sequence[str]],
+    algorithms: Union[None, str, Sequence[str]] = None,
+    *,
+    depth: Optional[int] = None,
+    max_nodes: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    tt_mb: Optional[int] = None,
+    iterative: bool = False,
+    threads: int = 1,
+    parallel: Optional[str] = None,
+) -> Dict[str, List[Dict[str, Any]]]:
+    """Solves a test set of a built-in game, as ``stockman solve --game GAME
+    --positions FILE --format json`` does, with the same library code.
+
+    ``game``: ``"connect4"``, ``"othello"``, ``"chess"`` or ``"tictactoe"``.
+    ``positions``: a file's path, or the file's lines as a list of strings
+    (one position a line, with the layouts ``--positions`` reads: a move list
+    and an expected score, FFO and EPD lines, FENs; ``#`` comments). The other
+    arguments are :func:`solve`'s.
+
+    Returns ``{"positions": [...], "summary": [...]}``: one dict per position
+    and algorithm (``line``, ``position``, ``algorithm``, ``value``,
+    ``best_move``, ``stats``, ``expected``, ``best_move_score``, and
+    ``proven_bounds``/``error`` as they apply), and one summary per algorithm
+    with the CLI's figures (``positions``, ``wrong``, ``bad_moves``,
+    ``failed``, ``stopped``, ``mean_time_us``, ``median_time_us``,
+    ``p99_time_us``, ``mean_nodes``, ``positions_per_s``, ``stats``).
+
+    Raises ``ValueError`` naming the file, line and column of a malformed
+    line, an unknown game, a file without positions, or a position the
+    game rejects; ``OSError`` if the file cannot be read.
+    """
+    if isinstance(positions, (str, os.PathLike)):
+        label = os.fspath(positions)
+        with open(label, encoding="utf-8") as f:
+            text = f.read()
+    elif isinstance(positions, Sequence) and all(isinstance(x, str) for x in positions):
+        label = "positions"
+        text = "\n".join(positions)
+    else:
+        raise TypeError("positions: a path, or a list of lines (str)")
+    if not isinstance(game, str):
+        raise TypeError("game: a name such as 'connect4'")
+    try:
+        return _stockman.solve_positions(
+            game,
+            text,
+            _algorithms(algorithms),
+            depth=_int("depth", depth, 0, MAX_DEPTH),
+            max_nodes=_int("max_nodes", max_nodes, 1, 2**63 - 1),
+            time_limit=_seconds("time_limit", time_limit),
+            tt_mb=_int("tt_mb", tt_mb, 1, MAX_TABLE_MB),
+            iterative=bool(iterative),
+            threads=_threads(threads),
+            parallel=_parallel(parallel),
+        )
+    except ValueError as e:
+        raise ValueError(f"{label}: {e}") from None
 
 
 class Trace(dict):

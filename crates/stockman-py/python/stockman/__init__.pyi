@@ -55,6 +55,20 @@ def TicTacToe(position: str = "") -> _BuiltinGame: ...
 def Othello(position: str = "") -> _BuiltinGame: ...
 def Chess(position: str = "startpos") -> _BuiltinGame: ...
 def random_tree(spec: str) -> RandomTree: ...
+def solve_positions(
+    game: str,
+    positions: Union[str, "os.PathLike[str]", Sequence[str]],
+    algorithms: Union[None, str, Sequence[str]] = ...,
+    *,
+    depth: Optional[int] = ...,
+    max_nodes: Optional[int] = ...,
+    time_limit: Optional[float] = ...,
+    tt_mb: Optional[int] = ...,
+    iterative: bool = ...,
+    threads: int = ...,
+    parallel: Optional[str] = ...,
+) -> Dict[str, List[Dict[str, Any]]]: ...
+
 def solve(
     source: Source,
     algorithms: Algorithms = None,
