@@ -161,8 +161,24 @@ compare() {
 }
 
 fitcheck plaat-16-leaves --algo sss --tree examples/plaat.tree
-fitcheck random-211-nodes --algo mt-sss --random width=14,depth=2,seed=3
-fitcheck random-364-nodes --algo alphabeta --random width=3,depth=5,seed=11
+
+# readcheck NAME STEP SOURCE-ARGS...: a tree too wide to read whole follows
+# the step: at #step=STEP its node is inside the panel and every node is
+# drawn at least 18 px wide (a whole 364-node tree would be a strip of 4 px nodes).
+readcheck() {
+  local name=$1 step=$2
+  shift 2
+  local page="$WORK/read-$name.html"
+  "$STOCKMAN" trace "$@" --html "$page" 2>/dev/null || { fail "read $name: trace --html failed"; return; }
+  local got
+  got=$(browser "file://$page#step=$step&readcheck" 5000 | element readcheck) || got="(no readcheck element)"
+  if [[ "$got" == PASS* ]]; then ok "read $name: $got"; else fail "read $name: $got"; fi
+}
+readcheck random-211-nodes 0 --algo mt-sss --random width=14,depth=2,seed=3
+readcheck random-211-nodes-end end --algo mt-sss --random width=14,depth=2,seed=3
+readcheck random-364-nodes-sss 40 --algo sss --random width=3,depth=5,seed=11
+readcheck random-364-nodes-sss-end end --algo sss --random width=3,depth=5,seed=11
+readcheck random-364-nodes 25 --algo alphabeta --random width=3,depth=5,seed=11
 compare plaat alphabeta,sss --tree examples/plaat.tree
 compare textbook alphabeta,sss,dual,mt-sss --tree examples/textbook.tree
 compare random-ordered alphabeta,negascout,sss --random width=3,depth=4,seed=5,order=0.8
