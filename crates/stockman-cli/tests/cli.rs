@@ -1789,3 +1789,17 @@ fn positions_files_and_every_algorithm_on_two_threads() {
         }
     }
 }
+
+/// A positions file without a position is an error (exit 2), not a table of zeros.
+#[test]
+fn an_empty_positions_file_is_refused() {
+    for contents in ["", "# only a comment\n\n   \n"] {
+        let empty = TempFile::new("empty-positions.txt", contents);
+        for format in ["text", "json"] {
+            let run = fails(&["solve", "--game", "connect4", "--positions", empty.arg(), "--format", format]);
+            assert_eq!(run.code, Some(2), "{run:?}");
+            assert_contains(&run.stderr, &[&format!("{}: the positions file holds no positions", empty.arg())]);
+            assert!(run.stdout.is_empty(), "{}", run.stdout);
+        }
+    }
+}
