@@ -1796,9 +1796,20 @@ fn an_empty_positions_file_is_refused() {
     for contents in ["", "# only a comment\n\n   \n"] {
         let empty = TempFile::new("empty-positions.txt", contents);
         for format in ["text", "json"] {
-            let run = fails(&["solve", "--game", "connect4", "--positions", empty.arg(), "--format", format]);
+            let run = fails(&[
+                "solve",
+                "--game",
+                "connect4",
+                "--positions",
+                empty.arg(),
+                "--format",
+                format,
+            ]);
             assert_eq!(run.code, Some(2), "{run:?}");
-            assert_contains(&run.stderr, &[&format!("{}: the positions file holds no positions", empty.arg())]);
+            assert_contains(
+                &run.stderr,
+                &[&format!("{}: the positions file holds no positions", empty.arg())],
+            );
             assert!(run.stdout.is_empty(), "{}", run.stdout);
         }
     }
