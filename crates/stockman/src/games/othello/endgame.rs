@@ -1,0 +1,204 @@
+//! The endgame: stable discs, final scores, and the exact solver of the
+//! last empty squares.
+
+use super::board::{flips, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8};
+
+/// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
+const fn off_board(dr: i32, dc: i32, k: i32) -> u64 {
+    let mut m = 0u64;
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = (sq / 8 + dr * k, sq % 8 + dc * k);
+        if r < 0 || r > 7 || c < 0 || c > 7 {
+            m |= 1 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+/// The occupied squares of `occ` whose whole line along the direction
+/// `shift` (a square `s` and `s + shift` are neighbours) is occupied.
+/// `off[j]` are the squares whose neighbour `2^j` steps away, forwards
+/// (`off[j]`) or backwards (`off[3 + j]`), is off the board.
+#[inline(always)]
+fn full_line(occ: u64, shift: u32, off: &[u64; 6]) -> u64 {
+    // Forwards: every square from here to the edge is occupied, by doubling.
+    let mut f = occ & ((occ >> shift) | off[0]);
+    f &= (f >> (2 * shift)) | off[1];
+    f &= (f >> (4 * shift)) | off[2];
+    let mut b = occ & ((occ << shift) | off[3]);
+    b &= (b << (2 * shift)) | off[4];
+    b &= (b << (4 * shift)) | off[5];
+    f & b
+}
+
+/// [`off_board`] masks for [`full_line`], for a direction.
+const fn line_offs(dr: i32, dc: i32) -> [u64; 6] {
+    [
+        off_board(dr, dc, 1),
+        off_board(dr, dc, 2),
+        off_board(dr, dc, 4),
+        off_board(-dr, -dc, 1),
+        off_board(-dr, -dc, 2),
+        off_board(-dr, -dc, 4),
+    ]
+}
+const OFF_H: [u64; 6] = line_offs(0, 1);
+const OFF_V: [u64; 6] = line_offs(1, 0);
+const OFF_D9: [u64; 6] = line_offs(1, 1);
+const OFF_D7: [u64; 6] = line_offs(1, -1);
+
+/// The discs of `me` that can never be flipped, given the occupied squares `occ`.
+///
+/// A disc is stable if, in each of the four line directions, its line is
+/// full or it touches the board's edge or a stable disc of its own colour:
+/// flipping it along a line would flip that neighbour too. The fixed point
+/// of that rule is computed from the corners inwards. (It finds most stable
+/// discs, not all; every disc it finds is stable, which is what a bound needs.)
+pub(super) fn stable_discs(me: u64, occ: u64) -> u64 {
+    if me & EDGES == 0 {
+        // The fixed point grows from the edge: with no disc there it is empty.
+        return 0;
+    }
+    let full_h = full_line(occ, 1, &OFF_H);
+    let full_v = full_line(occ, 8, &OFF_V);
+    let full_d9 = full_line(occ, 9, &OFF_D9);
+    let full_d7 = full_line(occ, 7, &OFF_D7);
+    let mut stable = 0u64;
+    loop {
+        let h = full_h | COLUMN_A | COLUMN_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = full_v | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
+        let d1 = full_d9 | EDGES | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let d2 = full_d7 | EDGES | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        let next = stable | (me & h & v & d1 & d2);
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The FFO score of a finished game for the player with `p` discs against
+/// `o`: the disc difference, the empty squares going to the winner.
+#[inline]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
+    let empties = 64 - np - no;
+    match np.cmp(&no) {
+        std::cmp::Ordering::Greater => np - no + empties,
+        std::cmp::Ordering::Less => np - no - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The exact final score, within the window `(alpha, beta)` (fail-soft),
+/// for the player with discs `p` against `o` to move, by a plain
+/// alpha-beta over the empty squares: for the last few empty squares,
+/// where it costs less than a move list. `passed`: the opponent just passed.
+pub(super) fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    let empty = !(p | o);
+    let n = empty.count_ones();
+    if n <= 1 {
+        return last_square(p, o, empty);
+    }
+    if n == 2 {
+        return solve_two(p, o, empty, alpha, beta, passed);
+    }
+    let mut best = -65;
+    {
+        // Parity: the empty squares of regions with an odd count first.
+        let mut odd = 0;
+        for q in QUADRANTS {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        for set in [empty & odd, empty & !odd] {
+            let mut e = set;
+            while e != 0 {
+                let sq = e.trailing_zeros() as u8;
+                e &= e - 1;
+                // No opponent disc next to the square: nothing to flip.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(sq, p, o);
+                if f == 0 {
+                    continue;
+                }
+                let v = -solve_small(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_small(o, p, -beta, -alpha, true)
+    }
+}
+
+/// [`solve_small`] with two empty squares (`empty`): each move leads to a
+/// position with one square left, scored directly.
+#[inline]
+fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    let first = empty & empty.wrapping_neg();
+    let mut best = -65;
+    for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
+        let sq = x.trailing_zeros() as u8;
+        if NEIGHBOURS[sq as usize] & o == 0 {
+            continue;
+        }
+        let f = flips(sq, p, o);
+        if f != 0 {
+            let v = -last_square(o ^ f, p | f | x, y);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_two(o, p, empty, -beta, -alpha, true)
+    }
+}
+
+/// The final score for the player with discs `p` against `o` to move
+/// when at most the one square `empty` is left: the player takes it if it
+/// can, else the opponent does, else nobody.
+#[inline]
+pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
+    if empty == 0 {
+        return final_score(p, o);
+    }
+    let sq = empty.trailing_zeros() as u8;
+    let near = NEIGHBOURS[sq as usize];
+    if near & o != 0 {
+        let f = flips(sq, p, o);
+        if f != 0 {
+            // The board is full: the score is the disc difference.
+            return 2 * (p.count_ones() + f.count_ones() + 1) as i32 - 64;
+        }
+    }
+    if near & p != 0 {
+        let f = flips(sq, o, p);
+        if f != 0 {
+            return 64 - 2 * (o.count_ones() + f.count_ones() + 1) as i32;
+        }
+    }
+    final_score(p, o)
+}
