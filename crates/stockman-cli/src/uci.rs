@@ -250,11 +250,7 @@ impl Go {
                     Err(_) => Err(format!("go {w} `{v}`: not a whole number, ignored")),
                 }
             };
-            let takes_number = matches!(
-                w,
-                "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "mate"
-            );
-            if takes_number {
+            if GO_NUMBERS.contains(&w) {
                 let n = match number(i) {
                     Ok(n) => Some(n),
                     Err(p) => {
@@ -344,22 +340,22 @@ impl Go {
     }
 }
 
+/// `go`'s arguments that take a number, and those that stand alone.
+const GO_NUMBERS: [&str; 9] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+];
+const GO_FLAGS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+
 fn is_go_keyword(w: &str) -> bool {
-    matches!(
-        w,
-        "depth"
-            | "nodes"
-            | "movetime"
-            | "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "movestogo"
-            | "infinite"
-            | "ponder"
-            | "mate"
-            | "searchmoves"
-    )
+    GO_NUMBERS.contains(&w) || GO_FLAGS.contains(&w)
 }
 
 /// The commands of the protocol (an input line's first known word).

@@ -81,13 +81,7 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
 ) -> Result<Outcome<G::Move>, SearchError> {
     deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
         let out = iteration(game, algo, o, obs, &mut table, heur, previous)?;
-        let pv = if O::ITERATIONS {
-            let depth = o.depth.unwrap_or(0) as usize;
-            principal_variation(game, &mut table, out.best_index, depth)
-        } else {
-            Vec::new()
-        };
-        Ok((out, pv))
+        Ok(with_pv::<G, O, _>(game, &mut table, o, out))
     })
 }
 
@@ -199,6 +193,22 @@ pub(crate) fn deepen<G: Game, O: Observer>(
         last = Some(out);
         depth += 1;
     }
+}
+
+/// An iteration's answer with its principal variation from `table`, when
+/// the observer listens to iterations (else an empty one, for free).
+pub(crate) fn with_pv<G: Game, O: Observer, T: Table>(
+    game: &G,
+    table: &mut T,
+    o: &SearchOptions,
+    out: Outcome<G::Move>,
+) -> (Outcome<G::Move>, Vec<u32>) {
+    let pv = if O::ITERATIONS {
+        principal_variation(game, table, out.best_index, o.depth.unwrap_or(0) as usize)
+    } else {
+        Vec::new()
+    };
+    (out, pv)
 }
 
 /// One iteration. Alpha-beta and NegaScout with an aspiration width first

@@ -174,13 +174,7 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     }
     iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
         let out = team.search(o, Some(previous), obs, heur)?;
-        let pv = if O::ITERATIONS {
-            let depth = o.depth.unwrap_or(0) as usize;
-            crate::table::principal_variation(game, &mut table.handle(), out.best_index, depth)
-        } else {
-            Vec::new()
-        };
-        Ok((out, pv))
+        Ok(iterative::with_pv::<G, O, _>(game, &mut table.handle(), o, out))
     })
 }
 
