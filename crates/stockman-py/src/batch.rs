@@ -2,7 +2,9 @@
 //! library's batch layer (`stockman::run::batch`), the one `stockman solve
 //! --positions` uses, so Python gets the CLI's per-position rows and summary.
 
-use super::{builtin_stack, give_back, run_error, run_search, settings, stats_dict, take_runner};
+use crate::errors::run_error;
+use crate::running::{give_back, run_search, stats_dict, take_runner};
+use crate::search::{builtin_stack, settings};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};

@@ -1,0 +1,320 @@
+//! Games written in Python, behind the library's `Game` trait.
+
+use crate::{MAX_MOVES, MAX_PLIES};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use stockman::{Game, Role, Value, VALUE_MAX, VALUE_MIN};
+
+/// How many of a Python game's first `play()` calls are checked for a
+/// mutated argument (by comparing its `repr()` before and after).
+const CHECKED_PLAYS: u32 = 64;
+
+/// A game written in Python: an object with `root()`, `role(pos)`
+/// (`"max"`/`"min"`), `moves(pos)`, `play(pos, move)`, `evaluate(pos)` and
+/// optionally `hash(pos)`. Positions and moves are any Python objects; a
+/// position keeps its move list, so that `moves()` is asked once per
+/// position and every algorithm sees one order whatever `moves()` does.
+pub(crate) struct PyGame<'py> {
+    obj: Bound<'py, PyAny>,
+    /// The bound methods, looked up once rather than at every call.
+    root_fn: Bound<'py, PyAny>,
+    role_fn: Bound<'py, PyAny>,
+    moves_fn: Bound<'py, PyAny>,
+    play_fn: Bound<'py, PyAny>,
+    evaluate_fn: Bound<'py, PyAny>,
+    hash_fn: Option<Bound<'py, PyAny>>,
+    /// The root, made once: every search of a call starts from it.
+    root: RefCell<Option<PyPos<'py>>>,
+    /// `play()` calls so far (the first few are checked for mutation).
+    plays: Cell<u32>,
+    /// The deepest ply allowed (the depth, or [`MAX_PLIES`]).
+    max_ply: u32,
+    /// The first exception a callback raised (or a bad value it returned):
+    /// the search is stopped at once and this is raised to the caller.
+    failed: RefCell<Option<PyErr>>,
+}
+
+/// A position of a [`PyGame`], with its move list once asked for.
+#[derive(Clone, Debug)]
+pub(crate) struct PyPos<'py> {
+    obj: Bound<'py, PyAny>,
+    moves: Rc<RefCell<Option<Vec<Bound<'py, PyAny>>>>>,
+    ply: u32,
+}
+
+impl<'py> PyPos<'py> {
+    fn new(obj: Bound<'py, PyAny>, ply: u32) -> Self {
+        PyPos {
+            obj,
+            moves: Default::default(),
+            ply,
+        }
+    }
+}
+
+/// What evaluation answers once a callback failed: outside the value range,
+/// so that the search stops at once with `ValueOutOfRange`.
+const FAILED: Value = VALUE_MAX.saturating_add(1);
+
+/// Checks that `obj` has a game's methods; names the missing one.
+pub(crate) fn check_game(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    for m in ["root", "role", "moves", "play", "evaluate"] {
+        if !obj.hasattr(m)? {
+            return Err(PyTypeError::new_err(format!(
+                "a game needs the methods root(), role(pos), moves(pos), play(pos, move) and evaluate(pos); \
+                 {} has no `{m}`",
+                obj.get_type().name()?
+            )));
+        }
+    }
+    Ok(matches!(obj.getattr("hash"), Ok(h) if !h.is_none()))
+}
+
+impl<'py> PyGame<'py> {
+    pub(crate) fn new(obj: Bound<'py, PyAny>, max_ply: u32) -> PyResult<Self> {
+        let has_hash = check_game(&obj)?;
+        Ok(PyGame {
+            root_fn: obj.getattr("root")?,
+            role_fn: obj.getattr("role")?,
+            moves_fn: obj.getattr("moves")?,
+            play_fn: obj.getattr("play")?,
+            evaluate_fn: obj.getattr("evaluate")?,
+            hash_fn: if has_hash { Some(obj.getattr("hash")?) } else { None },
+            obj,
+            root: RefCell::new(None),
+            plays: Cell::new(0),
+            max_ply,
+            failed: RefCell::new(None),
+        })
+    }
+
+    /// Keeps the first failure.
+    fn fail(&self, e: PyErr) {
+        let mut f = self.failed.borrow_mut();
+        if f.is_none() {
+            *f = Some(e);
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.borrow().is_some()
+    }
+
+    pub(crate) fn take_failure(&self) -> Option<PyErr> {
+        self.failed.borrow_mut().take()
+    }
+
+    fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let list = self.moves_fn.call1((&pos.obj,))?;
+        let iter = list.try_iter().map_err(|_| {
+            PyValueError::new_err(format!(
+                "moves() must return an iterable of moves, got {}",
+                list.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let mut out = Vec::new();
+        for m in iter {
+            if out.len() == MAX_MOVES {
+                return Err(PyValueError::new_err(format!(
+                    "moves() gave more than {MAX_MOVES} moves for one position (an endless iterator?); \
+                     stockman allows at most {MAX_MOVES}"
+                )));
+            }
+            out.push(m?);
+        }
+        Ok(out)
+    }
+
+    fn int_from(&self, method: &str, v: &Bound<'py, PyAny>) -> PyResult<i64> {
+        if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(PyValueError::new_err(format!(
+                "{method}() must return an int, got {}: {}",
+                v.get_type().name()?,
+                v.repr()?
+            )));
+        }
+        v.extract::<i64>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{method}() returned {}, which does not fit in 64 bits",
+                v.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })
+    }
+
+    /// `play(pos, m)`, checked: the first calls must leave `pos` as it was.
+    fn checked_play(&self, pos: &PyPos<'py>, m: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.plays.get();
+        self.plays.set(n.saturating_add(1));
+        if n >= CHECKED_PLAYS {
+            return self.play_fn.call1((&pos.obj, m));
+        }
+        let before = pos.obj.repr().map(|r| r.to_string());
+        let child = self.play_fn.call1((&pos.obj, m))?;
+        if let (Ok(before), Ok(after)) = (before, pos.obj.repr().map(|r| r.to_string())) {
+            if before != after {
+                return Err(PyValueError::new_err(format!(
+                    "play() changed the position it was given ({} became {}): play(pos, move) must return a \
+                     new position and leave pos unchanged (copy it first)",
+                    shorten(&before),
+                    shorten(&after)
+                )));
+            }
+        }
+        Ok(child)
+    }
+}
+
+/// At most 80 characters of `s`.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(77).collect::<String>())
+    }
+}
+
+impl<'py> Game for PyGame<'py> {
+    type Position = PyPos<'py>;
+    type Move = u32;
+
+    fn root(&self) -> PyPos<'py> {
+        if let Some(r) = self.root.borrow().as_ref() {
+            return r.clone();
+        }
+        let root = match self.root_fn.call0() {
+            Ok(p) => PyPos::new(p, 0),
+            Err(e) => {
+                self.fail(e);
+                PyPos::new(self.obj.py().None().into_bound(self.obj.py()), 0)
+            }
+        };
+        *self.root.borrow_mut() = Some(root.clone());
+        root
+    }
+
+    fn role(&self, pos: &PyPos<'py>) -> Role {
+        if self.failed() {
+            return Role::Max;
+        }
+        let r = self.role_fn.call1((&pos.obj,)).and_then(|r| {
+            let s: Option<String> = r.extract().ok();
+            match s.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("max") => Ok(Role::Max),
+                Some("min") => Ok(Role::Min),
+                _ => Err(PyValueError::new_err(format!(
+                    "role() must return \"max\" or \"min\", got {}",
+                    r.repr()?
+                ))),
+            }
+        });
+        r.unwrap_or_else(|e| {
+            self.fail(e);
+            Role::Max
+        })
+    }
+
+    fn moves(&self, pos: &PyPos<'py>, out: &mut Vec<u32>) {
+        if self.failed() {
+            return;
+        }
+        if let Some(list) = pos.moves.borrow().as_ref() {
+            out.extend(0..list.len() as u32);
+            return;
+        }
+        match self.list_moves(pos) {
+            Ok(list) => {
+                if !list.is_empty() && pos.ply >= self.max_ply {
+                    self.fail(PyValueError::new_err(format!(
+                        "the game goes deeper than {MAX_PLIES} plies, the most stockman searches in a Python game \
+                         (give depth= to search fewer)"
+                    )));
+                    return;
+                }
+                out.extend(0..list.len() as u32);
+                *pos.moves.borrow_mut() = Some(list);
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn play(&self, pos: &PyPos<'py>, mv: u32) -> PyPos<'py> {
+        if self.failed() {
+            return pos.clone();
+        }
+        let cached = pos.moves.borrow().as_ref().map(|l| l.get(mv as usize).cloned());
+        let m = match cached {
+            Some(Some(m)) => Ok(m),
+            Some(None) => Err(PyValueError::new_err(format!(
+                "the search asked for move {mv} of a position with fewer moves (a bug in stockman)"
+            ))),
+            None => self.list_moves(pos).and_then(|l| {
+                let m = l.get(mv as usize).cloned();
+                *pos.moves.borrow_mut() = Some(l);
+                m.ok_or_else(|| PyValueError::new_err("moves() returned fewer moves than before for the same position"))
+            }),
+        };
+        match m.and_then(|m| self.checked_play(pos, &m)) {
+            Ok(p) => PyPos::new(p, pos.ply + 1),
+            Err(e) => {
+                self.fail(e);
+                pos.clone()
+            }
+        }
+    }
+
+    fn evaluate(&self, pos: &PyPos<'py>) -> Value {
+        if self.failed() {
+            return FAILED;
+        }
+        let v = self
+            .evaluate_fn
+            .call1((&pos.obj,))
+            .and_then(|v| self.int_from("evaluate", &v))
+            .and_then(|v| {
+                if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {
+                    Ok(v as Value)
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "evaluate() returned {v}, outside the value range {VALUE_MIN}..={VALUE_MAX}"
+                    )))
+                }
+            });
+        v.unwrap_or_else(|e| {
+            self.fail(e);
+            FAILED
+        })
+    }
+
+    fn hash(&self, pos: &PyPos<'py>) -> Option<u64> {
+        let hash_fn = self.hash_fn.as_ref()?;
+        if self.failed() {
+            return Some(0);
+        }
+        let h = hash_fn.call1((&pos.obj,)).and_then(|v| {
+            if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
+                // Any Python int: its low 64 bits.
+                let masked = v.call_method1("__and__", (u64::MAX,))?;
+                masked.extract::<u64>()
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "hash() must return an int, got {}: {}",
+                    v.get_type().name()?,
+                    v.repr()?
+                )))
+            }
+        });
+        match h {
+            Ok(h) => Some(h),
+            Err(e) => {
+                self.fail(e);
+                Some(0)
+            }
+        }
+    }
+
+    fn name(&self) -> &str {
+        "python game"
+    }
+}
