@@ -66,3 +66,15 @@ pub use table::{
 pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
 pub use value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
+
+/// The README's and the guide's pages whose Rust examples `cargo test`
+/// compiles and runs, so that no example in the documentation can rot.
+#[cfg(doctest)]
+pub mod guide {
+    #[doc = include_str!("../../../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../../../docs/guide/getting-started.md")]
+    pub struct GettingStarted;
+    #[doc = include_str!("../../../docs/guide/algorithms.md")]
+    pub struct Algorithms;
+}
