@@ -77,4 +77,6 @@ pub mod guide {
     pub struct GettingStarted;
     #[doc = include_str!("../../../docs/guide/algorithms.md")]
     pub struct Algorithms;
+    #[doc = include_str!("../../../docs/guide/library.md")]
+    pub struct Library;
 }
