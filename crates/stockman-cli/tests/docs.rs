@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// The Markdown files the checks cover: README.md, CONTRIBUTING.md and
@@ -56,7 +59,9 @@ fn anchors(text: &str) -> BTreeSet<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = BTreeSet::new();
     for (_, line) in prose_lines(text) {
-        let Some(heading) = line.strip_prefix('#') else { continue };
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
         let heading = heading.trim_start_matches('#');
         if !heading.starts_with(' ') {
             continue;
@@ -107,7 +112,11 @@ fn every_relative_link_and_anchor_resolves() {
                 Some((p, a)) => (p, Some(a)),
                 None => (target.as_str(), None),
             };
-            let resolved = if path.is_empty() { file.clone() } else { file.parent().unwrap().join(path) };
+            let resolved = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
             let name = file.strip_prefix(root()).unwrap().display();
             if !resolved.exists() {
                 broken.push(format!("{name}:{line}: `{target}`: no such file"));
@@ -123,7 +132,10 @@ fn every_relative_link_and_anchor_resolves() {
             }
         }
     }
-    assert!(checked >= 100, "only {checked} relative links found: is the scan broken?");
+    assert!(
+        checked >= 100,
+        "only {checked} relative links found: is the scan broken?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
@@ -143,7 +155,11 @@ fn every_fenced_block_names_its_language() {
             }
         }
     }
-    assert!(unmarked.is_empty(), "fenced blocks without a language:\n{}", unmarked.join("\n"));
+    assert!(
+        unmarked.is_empty(),
+        "fenced blocks without a language:\n{}",
+        unmarked.join("\n")
+    );
 }
 
 #[test]
@@ -163,11 +179,18 @@ fn the_readme_is_short_and_starts_with_the_two_commands() {
         ]
     );
     let ci = fs::read_to_string(root().join(".ci/run")).unwrap();
-    assert!(ci.contains("cargo test --workspace"), ".ci/run must run the README's test command");
+    assert!(
+        ci.contains("cargo test --workspace"),
+        ".ci/run must run the README's test command"
+    );
 }
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_stockman")).args(args).arg("--help").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "stockman {args:?} --help failed");
     String::from_utf8(out.stdout).unwrap()
 }
@@ -201,9 +224,8 @@ fn flags(help: &str) -> BTreeSet<String> {
 fn the_cli_page_names_every_subcommand_and_flag() {
     let page = fs::read_to_string(root().join("docs/guide/cli.md")).unwrap();
     let names_flag = |flag: &str| {
-        page.match_indices(flag).any(|(at, _)| {
-            !page[at + flag.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
-        })
+        page.match_indices(flag)
+            .any(|(at, _)| !page[at + flag.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'))
     };
     let top = subcommands(&help(&[]));
     assert!(top.len() >= 9, "{top:?}");
@@ -226,5 +248,9 @@ fn the_cli_page_names_every_subcommand_and_flag() {
             }
         }
     }
-    assert!(missing.is_empty(), "docs/guide/cli.md does not name:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "docs/guide/cli.md does not name:\n{}",
+        missing.join("\n")
+    );
 }
