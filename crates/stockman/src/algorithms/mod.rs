@@ -126,7 +126,7 @@ impl Algorithm {
 
     /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
     /// game the threads can share: the depth-first algorithms as
-    /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`](crate::SharedTable)
+    /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`]
     /// (of `opts.table`'s size; [`DEFAULT_SHARED_TABLE_MB`](crate::DEFAULT_SHARED_TABLE_MB) for an unbounded
     /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*
     /// and RecDual\*, which have no parallel form, on one thread. One thread

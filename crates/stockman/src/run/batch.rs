@@ -2,7 +2,7 @@
 //! algorithm, a summary of the set (positions wrong, mean, median and 99th
 //! percentile time, positions per second).
 //!
-//! The positions are lines of a test set ([`parse_positions`]: move lists
+//! The positions are lines of a test set ([`parse_positions`](crate::games::positions::parse_positions): move lists
 //! with an expected score, FENs, FFO and EPD lines). Expected scores are
 //! exact game values: they are compared with what a search to the end
 //! finds, never with the heuristic values of a depth-limited search.
