@@ -254,3 +254,33 @@ fn the_cli_page_names_every_subcommand_and_flag() {
         missing.join("\n")
     );
 }
+
+/// Rooms sized to their job: no source file of a crate over 1,000 lines.
+#[test]
+fn no_source_file_is_over_a_thousand_lines() {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, usize)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let lines = fs::read_to_string(&path).unwrap().lines().count();
+                out.push((path, lines));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for krate in fs::read_dir(root().join("crates")).unwrap() {
+        let src = krate.unwrap().path().join("src");
+        if src.is_dir() {
+            walk(&src, &mut files);
+        }
+    }
+    assert!(files.len() > 50, "found only {} source files", files.len());
+    let big: Vec<String> = files
+        .iter()
+        .filter(|(_, n)| *n > 1000)
+        .map(|(p, n)| format!("{} ({n} lines)", p.strip_prefix(root()).unwrap().display()))
+        .collect();
+    assert!(big.is_empty(), "split these by concern (CONTRIBUTING.md):\n{}", big.join("\n"));
+}
