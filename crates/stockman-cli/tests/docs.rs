@@ -282,5 +282,9 @@ fn no_source_file_is_over_a_thousand_lines() {
         .filter(|(_, n)| *n > 1000)
         .map(|(p, n)| format!("{} ({n} lines)", p.strip_prefix(root()).unwrap().display()))
         .collect();
-    assert!(big.is_empty(), "split these by concern (CONTRIBUTING.md):\n{}", big.join("\n"));
+    assert!(
+        big.is_empty(),
+        "split these by concern (CONTRIBUTING.md):\n{}",
+        big.join("\n")
+    );
 }

@@ -287,8 +287,8 @@ impl<G: Game> Game for CostlyEval<G> {
 /// only if they are the same node of the tree (or in a 64-bit collision).
 /// Everything else (moves, values, bounds, move keys) is the game's own.
 ///
-/// It also gives a table to games without a hash (explicit and random
-/// trees). It costs one extra move generation per move played (to find the
+/// It also gives a table to a game of your own that has no hash (the
+/// explicit and random trees hash their nodes already). It costs one extra move generation per move played (to find the
 /// move's index): a tool for tests and experiments, not for play.
 ///
 /// # Example

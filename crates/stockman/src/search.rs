@@ -157,8 +157,8 @@ pub struct Outcome<M> {
     /// Its index in the root's move list (0-based, search order).
     pub best_index: Option<usize>,
     /// Best Node Search's final `(alpha, beta)`: the root's value `v`
-    /// satisfies `alpha < v < beta`, or `alpha <= v` when `beta - alpha < 2`
-    /// is not what stopped it. See [`crate::algorithms::bns`].
+    /// satisfies `alpha <= v < beta` (the invariant of
+    /// [`crate::algorithms::bns`], which the theorem tests check).
     pub bound: Option<(Value, Value)>,
     /// Iterative deepening: the deepest iteration that completed, whose
     /// value and best move these are. `None` for a single search.

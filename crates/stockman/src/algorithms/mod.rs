@@ -323,8 +323,9 @@ impl Algorithm {
 }
 
 impl std::fmt::Display for Algorithm {
+    /// The `--algo` name; honours width and alignment (`{algo:<10}`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -462,5 +463,17 @@ impl std::str::FromStr for Parallel {
             .into_iter()
             .find(|p| p.name() == t)
             .ok_or_else(|| format!("unknown parallel search '{}' (known: lazy-smp, abdada)", s.trim()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Algorithm;
+
+    #[test]
+    fn display_is_the_name_and_honours_width() {
+        assert_eq!(format!("{}", Algorithm::MtSss), "mt-sss");
+        assert_eq!(format!("[{:<8}]", Algorithm::Sss), "[sss     ]");
+        assert_eq!(format!("[{:>6}]", Algorithm::Mtdf), "[  mtdf]");
     }
 }
