@@ -100,6 +100,12 @@ pub struct Enhancements {
     /// Full windows in every iteration.
     #[arg(long, overrides_with = "aspiration")]
     pub no_aspiration: bool,
+    /// How a failed aspiration window is searched again: `one-sided` (from the fail-soft bound, on the failing side only) or `full` (the whole window again)
+    #[arg(long, value_name = "HOW", default_value = "one-sided")]
+    pub aspiration_research: stockman::Research,
+    /// Best Node Search's first window under iterative deepening: this half-width around the previous iteration's bound, widened where the passes leave it (0: the game's whole range, as Rutko) [default: the aspiration width]
+    #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(i32).range(0..=1_000_000_000))]
+    pub bns_window: Option<i32>,
     /// Do not try the table's best move first.
     #[arg(long)]
     pub no_table_move: bool,
@@ -127,6 +133,8 @@ impl Enhancements {
                 (Some(w), false) => Some(Some(w)),
                 (None, false) => None,
             },
+            aspiration_research: Some(self.aspiration_research),
+            bns_window: self.bns_window.map(|w| (w > 0).then_some(w)),
             table_move: self.no_table_move.then_some(false),
         }
     }
@@ -140,6 +148,8 @@ impl Enhancements {
         opts.killers = e.killers.unwrap_or(false);
         opts.etc = e.etc.unwrap_or(engine);
         opts.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
+        opts.aspiration_research = e.aspiration_research.unwrap_or_default();
+        opts.bns_window = e.bns_window.unwrap_or(opts.aspiration);
         opts.table_move_first = e.table_move.unwrap_or(engine || opts.table_move_first);
     }
 }

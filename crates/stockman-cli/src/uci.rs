@@ -126,6 +126,7 @@ impl Settings {
             history: self.history,
             killers: self.killers,
             aspiration: (self.aspiration > 0).then_some(self.aspiration),
+            bns_window: (self.aspiration > 0).then_some(self.aspiration),
             stop: Some(stop.clone()),
             ..SearchOptions::engine(None)
         };

@@ -73,6 +73,7 @@ impl Engine {
                 etc,
                 aspiration: aspiration.map(|a| (a > 0).then_some(a)),
                 table_move,
+                ..Default::default()
             },
             ..Settings::default()
         };

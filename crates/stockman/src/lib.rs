@@ -56,7 +56,7 @@ pub use observe::{
     WindowRecorder,
 };
 pub use ordering::Heuristics;
-pub use search::{Limit, Outcome, Partial, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use search::{Limit, Outcome, Partial, Research, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use shared_table::{SharedHandle, SharedTable};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{

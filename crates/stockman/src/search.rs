@@ -59,10 +59,24 @@ pub struct SearchOptions {
     pub etc: bool,
     /// Aspiration windows for alpha-beta and NegaScout under iterative
     /// deepening: each iteration after the first searches
-    /// `(previous - w, previous + w)` first, and the full window again only
-    /// if the value falls outside. `None`: full windows. In the game's value
-    /// units (Connect Four's heuristic: 100 per point of score).
+    /// `(previous - w, previous + w)` first, and again, as
+    /// [`SearchOptions::aspiration_research`] says, only if the value falls
+    /// outside. `None`: full windows. In the game's value units (Connect
+    /// Four's heuristic: 100 per point of score).
     pub aspiration: Option<Value>,
+    /// How an aspiration window that failed is searched again: on the
+    /// failing side only, from the fail-soft bound the first search
+    /// returned ([`Research::OneSided`], the default, as game programs
+    /// do), or with the full window ([`Research::Full`]).
+    pub aspiration_research: Research,
+    /// Best Node Search's first window: `(t - w, t + w)` around its first
+    /// separation value `t` ([`SearchOptions::bns_first_test`], which
+    /// iterative deepening sets to the previous iteration's bound), widened
+    /// to the game's whole range on a side the passes leave it. `None`
+    /// (the default): the game's whole range from the start, as Rutko.
+    /// Gives BNS in a game program the start MTD(f) has (a value near the
+    /// previous iteration's) instead of bisecting ±100,000.
+    pub bns_window: Option<Value>,
     /// Where a search publishes how many positions it has visited so far
     /// (every 1,024 positions), for a progress display in another thread.
     /// `None` (the default): nowhere. Iterative deepening counts each
@@ -115,6 +129,8 @@ impl Default for SearchOptions {
             killers: false,
             etc: false,
             aspiration: None,
+            aspiration_research: Research::OneSided,
+            bns_window: None,
             progress: None,
             bns_first_test: None,
             stop: None,
@@ -141,7 +157,43 @@ impl SearchOptions {
             table_move_first: true,
             etc: true,
             aspiration,
+            bns_window: aspiration,
             ..SearchOptions::default()
+        }
+    }
+}
+
+/// How iterative deepening searches again after an aspiration window
+/// failed ([`SearchOptions::aspiration_research`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Research {
+    /// The failing side only: after a fail low at `g` (the value is at
+    /// most `g`), the window `(-inf, g + 1)`; after a fail high, `(g - 1,
+    /// +inf)`. What game programs do, and never more work than `Full`'s
+    /// re-search when the first search's bound is fail-soft.
+    #[default]
+    OneSided,
+    /// The full window again, whatever side failed.
+    Full,
+}
+
+impl Research {
+    /// The name the command line uses: `one-sided` or `full`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Research::OneSided => "one-sided",
+            Research::Full => "full",
+        }
+    }
+}
+
+impl std::str::FromStr for Research {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Research, String> {
+        match s {
+            "one-sided" => Ok(Research::OneSided),
+            "full" => Ok(Research::Full),
+            _ => Err(format!("unknown re-search `{s}` (one-sided or full)")),
         }
     }
 }

@@ -103,6 +103,26 @@ proptest! {
         }
     }
 
+    /// Theorem 1 for Best Node Search started inside a window around a
+    /// first test (as iterative deepening gives it one): whatever the test
+    /// and the width, the bound holds the value and the move holds it.
+    #[test]
+    fn bns_from_any_first_window_holds_the_value(t in tree(), first in value(), width in prop_oneof![1..4, 1..2000, Just(VALUE_MAX)]) {
+        let v = values(&t);
+        let root = v[0];
+        let opts = SearchOptions { bns_first_test: Some(first), bns_window: Some(width), ..SearchOptions::default() };
+        let out = Algorithm::Bns.search(&t, &opts).unwrap();
+        // Logarithmic: at most 16 widenings by 4 from a width of 1 to the
+        // 2^32 values of the range, then Rutko's passes inside.
+        prop_assert!(out.stats.passes <= 140, "{} passes", out.stats.passes);
+        let (lo, hi) = out.bound.unwrap();
+        prop_assert!(lo <= root && root < hi, "bound {}..{} misses {}", lo, hi, root);
+        match out.best_index {
+            Some(i) => prop_assert_eq!(v[t.children(0)[i] as usize], root, "best move {} does not hold the value", i),
+            None => prop_assert!(t.children(0).is_empty()),
+        }
+    }
+
     /// Theorem 2: the SSS* family never evaluates a leaf that full-window,
     /// left-to-right alpha-beta skips.
     #[test]

@@ -156,11 +156,13 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     // Invariant: alpha <= value < beta, from the first window the game or
     // tree proves (Rutko starts from the evaluation's range, not infinity).
     let (lo, hi) = game.value_range();
-    let (mut alpha, mut beta) = (lo.max(VALUE_MIN), hi.min(VALUE_MAX) + 1);
+    let (range_lo, range_hi) = (lo.max(VALUE_MIN), hi.min(VALUE_MAX) + 1);
+    let (mut alpha, mut beta) = (range_lo, range_hi);
     if beta - alpha < 2 {
         // One possible value: one pass (at that value) still names a move.
         alpha -= 1;
     }
+    let (range_lo, range_hi) = (alpha, beta);
     let mut count = children.len() as u32;
     let mut best = 0usize;
     // A move proven to reach the bound on the root mover's side, if any.
@@ -169,6 +171,20 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     // kept strictly inside the window like any guess (the window is at
     // least two wide here, so it has an inside).
     let mut first = opts.bns_first_test.map(|t| t.clamp(alpha + 1, beta - 1));
+    // With `bns_window`, the passes start inside `(t - w, t + w)` around the
+    // first test: bounds *assumed*, not proven, until a pass proves them or
+    // the passes run into one, which then widens by four times the width
+    // (as game programs widen a failed aspiration window) up to the game's
+    // range.
+    let mut assumed = (false, false);
+    let mut width = 0;
+    if let (Some(w), Some(t)) = (opts.bns_window, first) {
+        let w = w.max(1);
+        width = w;
+        let (a, b) = (t.saturating_sub(w).max(alpha), t.saturating_add(w).min(beta));
+        assumed = (a > alpha, b < beta);
+        (alpha, beta) = (a, b);
+    }
     loop {
         let test = match first.take() {
             Some(t) => t,
@@ -186,8 +202,8 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
                 // and the move of the last pass that had a better child.
                 Err(e) => {
                     return Err(e.proving(Partial {
-                        lower: alpha,
-                        upper: beta - 1,
+                        lower: if assumed.0 { range_lo } else { alpha },
+                        upper: if assumed.1 { range_hi } else { beta } - 1,
                         best_index: proven,
                     }))
                 }
@@ -203,10 +219,12 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
         let fail = match (role, better > 0) {
             (Role::Max, true) | (Role::Min, false) => {
                 alpha = test;
+                assumed.0 = false;
                 Fail::High
             }
             _ => {
                 beta = test;
+                assumed.1 = false;
                 Fail::Low
             }
         };
@@ -222,16 +240,45 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
                 beta: test,
                 result: test,
                 fail,
-                lower: alpha,
-                upper: beta - 1,
+                lower: if assumed.0 { range_lo } else { alpha },
+                upper: if assumed.1 { range_hi } else { beta } - 1,
                 leaf_evals: d.e.cx.stats.leaf_evals - before,
                 better_count: Some(better),
             };
             d.e.cx.obs.pass(pass);
         }
-        if beta - alpha < 2 || better == 1 {
+        if better == 1 {
             break;
         }
+        if beta - alpha < 2 {
+            // The passes ran into an assumed bound: the value may lie
+            // beyond it, so that side widens.
+            // The next test sits at the widened edge, as a failed aspiration
+            // window is tried again: if the value lies beyond that too, the
+            // window widens again at once, instead of the guess creeping
+            // across the widened part from the other side.
+            width = width.saturating_mul(4);
+            match assumed {
+                (true, _) => {
+                    alpha = alpha.saturating_sub(width).max(range_lo);
+                    assumed.0 = alpha > range_lo;
+                    first = Some(alpha + 1);
+                }
+                (_, true) => {
+                    beta = beta.saturating_add(width).min(range_hi);
+                    assumed.1 = beta < range_hi;
+                    first = Some(beta - 1);
+                }
+                _ => break,
+            }
+        }
+    }
+    // What is proven: a side never proven by a pass is the game's.
+    if assumed.0 {
+        alpha = range_lo;
+    }
+    if assumed.1 {
+        beta = range_hi;
     }
     d.best = Some(best);
     Ok(d.finish(None, Some((alpha, beta))))

@@ -35,7 +35,7 @@ use super::Algorithm;
 use crate::game::Game;
 use crate::observe::{Iteration, NoObserver, Observer};
 use crate::ordering::Heuristics;
-use crate::search::{Limit, Outcome, SearchError, SearchOptions};
+use crate::search::{Limit, Outcome, Research, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::table::principal_variation;
 use crate::table::{AnyTable, Table};
@@ -212,8 +212,10 @@ pub(crate) fn with_pv<G: Game, O: Observer, T: Table>(
 }
 
 /// One iteration. Alpha-beta and NegaScout with an aspiration width first
-/// search a window around the previous iteration's value, and the full
-/// window again only if the value falls outside it (the counters add up).
+/// search a window around the previous iteration's value and, if the value
+/// falls outside it, again as [`SearchOptions::aspiration_research`] says:
+/// the failing side only, from the first search's fail-soft bound, or the
+/// full window (the counters add up; each search is a pass).
 pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     game: &G,
     algo: Algorithm,
@@ -230,23 +232,48 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     let w = w.max(1);
     let window = (v.saturating_sub(w).max(-INF), v.saturating_add(w).min(INF));
     let start = std::time::Instant::now();
-    let first = algo.search_window(game, o, obs, &mut *table, heur, window)?;
-    match first.value {
-        Some(g) if window.0 < g && g < window.1 => Ok(first),
-        _ => {
-            let again = SearchOptions {
-                max_nodes: o.max_nodes.map(|n| n.saturating_sub(first.stats.nodes)),
-                time_limit: o.time_limit.map(|t| t.saturating_sub(start.elapsed())),
-                ..o.clone()
-            };
-            match algo.search_kept(game, &again, obs, table, heur) {
-                Ok(mut out) => {
-                    out.stats += first.stats;
-                    Ok(out)
+    let mut done = algo.search_window(game, o, obs, &mut *table, heur, window)?;
+    let inside = |out: &Outcome<G::Move>, (lo, hi): (Value, Value)| matches!(out.value, Some(g) if lo < g && g < hi);
+    if inside(&done, window) {
+        return Ok(done);
+    }
+    // What is left of the limits for a search after `spent`.
+    let left = |spent: &Stats| SearchOptions {
+        max_nodes: o.max_nodes.map(|n| n.saturating_sub(spent.nodes)),
+        time_limit: o.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        ..o.clone()
+    };
+    if o.aspiration_research == Research::OneSided {
+        // A fail-soft result `g` outside the window bounds the value on its
+        // side: at most `g` after a fail low, at least `g` after a fail high.
+        let g = done.value.expect("alpha-beta and NegaScout give a value");
+        let side = if g <= window.0 {
+            (-INF, g.saturating_add(1).min(INF))
+        } else {
+            (g.saturating_sub(1).max(-INF), INF)
+        };
+        let again = left(&done.stats);
+        match algo.search_window(game, &again, obs, &mut *table, heur, side) {
+            Ok(mut out) => {
+                out.stats += done.stats;
+                if inside(&out, side) {
+                    return Ok(out);
                 }
-                Err(e) => Err(as_given(e, o, first.stats)),
+                // Only a search whose values depend on the path (a
+                // repetition seen under one window and not the other) can
+                // land here: the full window settles it.
+                done = out;
             }
+            Err(e) => return Err(as_given(e, o, done.stats)),
         }
+    }
+    let again = left(&done.stats);
+    match algo.search_kept(game, &again, obs, table, heur) {
+        Ok(mut out) => {
+            out.stats += done.stats;
+            Ok(out)
+        }
+        Err(e) => Err(as_given(e, o, done.stats)),
     }
 }
 

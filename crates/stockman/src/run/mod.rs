@@ -183,6 +183,13 @@ pub struct Enhancements {
     pub etc: Option<bool>,
     /// Aspiration half-width (`Some(None)`: full windows).
     pub aspiration: Option<Option<Value>>,
+    /// How a failed aspiration window is searched again (default: on the
+    /// failing side only).
+    pub aspiration_research: Option<crate::search::Research>,
+    /// Best Node Search's first window around the previous iteration's
+    /// bound (`Some(None)`: the game's whole range, as Rutko; default: the
+    /// aspiration half-width).
+    pub bns_window: Option<Option<Value>>,
     /// The table's best move first.
     pub table_move: Option<bool>,
 }
@@ -287,6 +294,10 @@ impl Settings {
             killers: e.killers.unwrap_or(false),
             etc: e.etc.unwrap_or(engine),
             aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
+            aspiration_research: e.aspiration_research.unwrap_or_default(),
+            bns_window: e
+                .bns_window
+                .unwrap_or(e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION))),
             bns_first_test: self.bns_first_test,
             ..SearchOptions::default()
         };
