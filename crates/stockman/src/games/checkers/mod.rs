@@ -204,7 +204,8 @@ impl fmt::Display for Checkers {
                 .chars()
                 .map(|c| if c == '.' { " ".to_string() } else { c.to_string() })
                 .collect();
-            writeln!(f, "  {}   {:>2}-{:<2}", row.join(" "), 4 * r + 1, 4 * r + 4)?;
+            let squares = format!("{}-{}", 4 * r + 1, 4 * r + 4);
+            writeln!(f, "  {}   {squares:>5}", row.join(" "))?;
         }
         writeln!(f, "{} to move", self.to_move_text())?;
         writeln!(f, "FEN {}", self.fen())
