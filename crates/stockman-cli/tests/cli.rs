@@ -1826,7 +1826,12 @@ fn perft_json(args: &[&str]) -> Json {
 }
 
 fn per_depth(j: &Json) -> Vec<u64> {
-    j["per_depth"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect()
+    j["per_depth"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect()
 }
 
 /// Checkers from the start, 1 to 9 plies: Aart Bik, "perft for 8x8
@@ -1839,17 +1844,34 @@ fn perft_checkers_matches_the_published_counts() {
         per_depth(&j),
         [7, 49, 302, 1469, 7361, 36768, 179_740, 845_931, 3_963_680]
     );
-    assert_eq!((j["game"].as_str(), j["position"].as_str(), j["depth"].as_u64()), (Some("checkers"), Some(""), Some(9)));
+    assert_eq!(
+        (j["game"].as_str(), j["position"].as_str(), j["depth"].as_u64()),
+        (Some("checkers"), Some(""), Some(9))
+    );
     assert_eq!(j["nodes"].as_u64(), Some(3_963_680));
     let divide = j["divide"].as_array().unwrap();
     let moves: Vec<&str> = divide.iter().map(|d| d["move"].as_str().unwrap()).collect();
     assert_eq!(moves, ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]);
-    assert_eq!(divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum::<u64>(), 3_963_680);
+    assert_eq!(
+        divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum::<u64>(),
+        3_963_680
+    );
     // Text: one line per depth, then the total.
     let text = ok(&["perft", "--game", "checkers", "--depth", "3"]).stdout;
-    assert_contains(&text, &["perft checkers from the start", "depth  3             302", "nodes 302"]);
+    assert_contains(
+        &text,
+        &["perft checkers from the start", "depth  3             302", "nodes 302"],
+    );
     // A FEN with a multi-jump: one move, then White's replies.
-    let j = perft_json(&["--game", "checkers", "--position", "B:W14,22,30:B10", "--depth", "2", "--divide"]);
+    let j = perft_json(&[
+        "--game",
+        "checkers",
+        "--position",
+        "B:W14,22,30:B10",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
     assert_eq!(j["divide"][0]["move"].as_str(), Some("10x17x26"));
     assert_eq!(per_depth(&j)[0], 1);
 }
@@ -1860,10 +1882,7 @@ fn perft_checkers_matches_the_published_counts() {
 #[test]
 fn perft_othello_matches_the_published_counts() {
     let j = perft_json(&["--game", "othello", "--depth", "9"]);
-    assert_eq!(
-        per_depth(&j),
-        [4, 12, 56, 244, 1396, 8200, 55_092, 390_216, 3_005_288]
-    );
+    assert_eq!(per_depth(&j), [4, 12, 56, 244, 1396, 8200, 55_092, 390_216, 3_005_288]);
 }
 
 /// Chess: the start position and "Kiwipete" (chessprogramming wiki,
@@ -1889,8 +1908,14 @@ fn perft_chess_and_the_small_games_match_the_known_counts() {
 #[test]
 fn perft_refuses_bad_input_with_exit_2() {
     let cases: [(&[&str], &str); 7] = [
-        (&["--game", "chess", "--depth", "0"], "the perft depth must be 1 to 30, not 0"),
-        (&["--game", "checkers", "--depth", "31"], "the perft depth must be 1 to 30, not 31"),
+        (
+            &["--game", "chess", "--depth", "0"],
+            "the perft depth must be 1 to 30, not 0",
+        ),
+        (
+            &["--game", "checkers", "--depth", "31"],
+            "the perft depth must be 1 to 30, not 31",
+        ),
         (
             &["--game", "checkers", "--position", "11-15 9-13", "--depth", "2"],
             "move 2 (`9-13`, column 7): not a legal move for White",
@@ -1903,7 +1928,10 @@ fn perft_refuses_bad_input_with_exit_2() {
             &["--game", "checkers", "--position", "W:W21,K33:B1", "--depth", "1"],
             "FEN `K33` (column 7): square 33 is not on the board",
         ),
-        (&["--game", "othello", "--position", "f5z9", "--depth", "1"], "not a square"),
+        (
+            &["--game", "othello", "--position", "f5z9", "--depth", "1"],
+            "not a square",
+        ),
         (&["--game", "go", "--depth", "1"], "invalid value 'go'"),
     ];
     for (args, message) in cases {

@@ -138,16 +138,27 @@ pub fn check_checkers_position(data: &[u8]) {
             assert_eq!(fen.board().pieces(), board.pieces(), "{text:?}");
             assert_eq!(fen.board().key(), board.key(), "{text:?}");
             let side = if board.black_to_move() { "B" } else { "W" };
-            let diagram = Checkers::from_position(&format!("{} {side}", board.to_diagram()))
-                .expect("a written diagram parses");
+            let diagram =
+                Checkers::from_position(&format!("{} {side}", board.to_diagram())).expect("a written diagram parses");
             assert_eq!(diagram.board().key(), board.key(), "{text:?}");
             assert_eq!(diagram.to_string(), fen.to_string());
             for mv in game.legal_moves() {
                 let t = game.move_text(mv);
-                let back = game.parse_move(&t).unwrap_or_else(|e| panic!("{t} of {text:?} is refused: {e}"));
+                let back = game
+                    .parse_move(&t)
+                    .unwrap_or_else(|e| panic!("{t} of {text:?} is refused: {e}"));
                 assert_eq!(game.move_text(back), t, "{text:?}");
             }
-            for probe in [text, "11-15", "9x18x27", "0-1", "33-1", "", "x", "1-2-3-4-5-6-7-8-9-10-11-12-13"] {
+            for probe in [
+                text,
+                "11-15",
+                "9x18x27",
+                "0-1",
+                "33-1",
+                "",
+                "x",
+                "1-2-3-4-5-6-7-8-9-10-11-12-13",
+            ] {
                 let _ = game.parse_move(probe);
             }
         }

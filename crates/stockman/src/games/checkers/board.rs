@@ -137,12 +137,12 @@ impl Move {
     }
 
     #[inline]
-    pub(super) fn to_bit(&self) -> u8 {
+    pub(super) fn dest_bit(&self) -> u8 {
         self.bit_at(self.len as usize - 1)
     }
 
     #[inline]
-    pub(super) fn from_bit(&self) -> u8 {
+    pub(super) fn origin_bit(&self) -> u8 {
         self.from
     }
 }
@@ -404,13 +404,13 @@ impl Board {
     /// Whether the piece moved by `mv` is crowned by it.
     #[inline]
     pub(super) fn crowns(&self, mv: Move) -> bool {
-        self.kings >> mv.from & 1 == 0 && (1u32 << mv.to_bit()) & self.crown_row() != 0
+        self.kings >> mv.from & 1 == 0 && (1u32 << mv.dest_bit()) & self.crown_row() != 0
     }
 
     /// The key and the quiet plies of the board after `mv`, without playing it.
     #[inline]
     pub(super) fn key_after(&self, mv: Move) -> (u64, u8) {
-        let (from, to) = (mv.from, mv.to_bit());
+        let (from, to) = (mv.from, mv.dest_bit());
         let piece = self.zobrist_piece(from);
         let moved = if self.crowns(mv) { piece + 1 } else { piece };
         let mut k = self.key ^ WHITE_TO_MOVE ^ ZOBRIST[piece][from as usize] ^ ZOBRIST[moved][to as usize];
@@ -435,7 +435,7 @@ impl Board {
 
     /// The board after `mv` (a legal move of this board).
     pub fn play(&self, mv: Move) -> Board {
-        let (from, to) = (u32::from(mv.from), u32::from(mv.to_bit()));
+        let (from, to) = (u32::from(mv.from), u32::from(mv.dest_bit()));
         let (key, quiet) = self.key_after(mv);
         let king = self.kings >> from & 1 == 1 || self.crowns(mv);
         let mut b = *self;

@@ -38,7 +38,11 @@ fn advancement(men: u32, black: bool) -> Value {
 
 /// One side's static terms (material, advancement, back rank), from its view.
 fn side_score(b: &Board, black: bool) -> Value {
-    let (pieces, back) = if black { (b.black, TOP_ROW) } else { (b.white, BOTTOM_ROW) };
+    let (pieces, back) = if black {
+        (b.black, TOP_ROW)
+    } else {
+        (b.white, BOTTOM_ROW)
+    };
     let kings = pieces & b.kings;
     let men = pieces & !b.kings;
     MAN * men.count_ones() as Value

@@ -278,7 +278,7 @@ impl Game for Checkers {
     fn move_key(&self, pos: &CheckersPosition, mv: Move) -> Option<u32> {
         let capture = u32::from(mv.is_capture());
         let side = u32::from(pos.board.black_to_move);
-        Some(u32::from(mv.from_bit()) | u32::from(mv.to_bit()) << 5 | capture << 10 | side << 11)
+        Some(u32::from(mv.origin_bit()) | u32::from(mv.dest_bit()) << 5 | capture << 10 | side << 11)
     }
 
     /// The side to move at ply `p` at worst loses now, at best wins with

@@ -95,10 +95,9 @@ impl fmt::Display for MoveProblem {
                 "{player} must capture: captures are compulsory (legal: {})",
                 legal.join(" ")
             ),
-            MoveProblem::Incomplete { continuation } => write!(
-                f,
-                "the jump must be continued to its end (for example {continuation})"
-            ),
+            MoveProblem::Incomplete { continuation } => {
+                write!(f, "the jump must be continued to its end (for example {continuation})")
+            }
             MoveProblem::Ambiguous { options } => write!(
                 f,
                 "ambiguous: several routes capture different pieces; write the whole route ({})",
@@ -367,7 +366,11 @@ fn parse_fen(text: &str, column: usize) -> Result<Board, CheckersError> {
                 }
                 let n: u32 = t.parse().expect("digits");
                 if !(1..=32).contains(&n) {
-                    return Err(err(tcol, token, format!("square {n} is not on the board (squares are 1 to 32)")));
+                    return Err(err(
+                        tcol,
+                        token,
+                        format!("square {n} is not on the board (squares are 1 to 32)"),
+                    ));
                 }
                 Ok(n)
             };
@@ -435,7 +438,11 @@ fn parse_diagram(words: &[(usize, &str)], column: usize) -> Result<Board, Checke
             if !matches!(c, '.' | '-' | '_') {
                 return Err(err(
                     at,
-                    format!("{c:?} on a light square (row {}, column {}): pieces stand on the dark squares", r + 1, col + 1),
+                    format!(
+                        "{c:?} on a light square (row {}, column {}): pieces stand on the dark squares",
+                        r + 1,
+                        col + 1
+                    ),
                 ));
             }
             continue;
@@ -449,7 +456,11 @@ fn parse_diagram(words: &[(usize, &str)], column: usize) -> Result<Board, Checke
             'b' | 'w' => {
                 return Err(err(
                     at,
-                    format!("a man on square {} would have been crowned: write a king ({})", bit + 1, c.to_ascii_uppercase()),
+                    format!(
+                        "a man on square {} would have been crowned: write a king ({})",
+                        bit + 1,
+                        c.to_ascii_uppercase()
+                    ),
                 ))
             }
             'B' => {

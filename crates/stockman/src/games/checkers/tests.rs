@@ -30,7 +30,10 @@ fn geometry_numbers_the_dark_squares_in_reading_order() {
 fn the_start_has_seven_moves_for_black() {
     let g = Checkers::new();
     assert_eq!(texts(&g), ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]);
-    assert_eq!(g.fen(), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    assert_eq!(
+        g.fen(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
     assert_eq!(game("B:W21-32:B1-12"), g);
     assert_eq!(game("[FEN \"B:W21-32:B1-12\"]"), g);
     assert_eq!(game(&format!("{} B", g.board().to_diagram())), g);
@@ -68,7 +71,12 @@ fn the_search_tree_is_the_legal_tree_and_hashes_agree() {
         }
         n
     }
-    for text in ["", "11-15 22-18 15x22 25x18", "W:WK10,K19,27:BK1,14,15,22,23", "B:W14,15,22,K7:B10,K25"] {
+    for text in [
+        "",
+        "11-15 22-18 15x22 25x18",
+        "W:WK10,K19,27:BK1,14,15,22,23",
+        "B:W14,15,22,K7:B10,K25",
+    ] {
         let g = game(text);
         let want = perft(&g, 5)[4];
         assert_eq!(walk(&g, &g.root(), 5), want, "{text}");
@@ -117,10 +125,16 @@ fn kings_move_both_ways_and_the_side_without_moves_loses() {
         depth: Some(3),
         ..Default::default()
     };
-    assert_eq!(crate::algorithms::alphabeta::search(&blocked, &opts).unwrap().value, Some(-WIN));
+    assert_eq!(
+        crate::algorithms::alphabeta::search(&blocked, &opts).unwrap().value,
+        Some(-WIN)
+    );
     // One ply from a win: worth WIN - 1 to the winner.
     let g = game("B:W14:B10");
-    assert_eq!(crate::algorithms::alphabeta::search(&g, &opts).unwrap().value, Some(WIN - 1));
+    assert_eq!(
+        crate::algorithms::alphabeta::search(&g, &opts).unwrap().value,
+        Some(WIN - 1)
+    );
 }
 
 #[test]
@@ -170,15 +184,24 @@ fn bad_positions_name_the_token_and_column() {
         err("11-15 e3-d4"),
         "move 2 (`e3-d4`, column 7): not a move: write squares 1 to 32 joined by - or x (11-15, 9x18, 9x18x27)"
     );
-    assert_eq!(err("W:W4:B8"), "FEN `4` (column 4): a White man on 4 would have been crowned: write K4");
+    assert_eq!(
+        err("W:W4:B8"),
+        "FEN `4` (column 4): a White man on 4 would have been crowned: write K4"
+    );
     assert_eq!(err("W:W21,21:B1"), "FEN `21` (column 7): square 21 holds two pieces");
     assert_eq!(err("W:W21:B21"), "FEN `21` (column 8): square 21 holds two pieces");
-    assert_eq!(err("X:W21:B1"), "FEN `X` (column 1): the side to move is B (Black) or W (White)");
+    assert_eq!(
+        err("X:W21:B1"),
+        "FEN `X` (column 1): the side to move is B (Black) or W (White)"
+    );
     assert_eq!(
         err("W:W21:Q1"),
         "FEN `Q1` (column 7): a FEN field is W or B followed by squares (W21,22,K30)"
     );
-    assert_eq!(err("W:W21:B1:B2"), "FEN `B2` (column 10): this colour's pieces are given twice");
+    assert_eq!(
+        err("W:W21:B1:B2"),
+        "FEN `B2` (column 10): this colour's pieces are given twice"
+    );
     assert_eq!(
         err("W:Wx1:B1"),
         "FEN `x1` (column 4): a piece is a square 1 to 32, K before a king's, or a range such as 1-12"
@@ -222,7 +245,9 @@ fn texts_round_trip_along_random_games() {
                 // Duplicate routes (same squares) read back to the first.
                 assert_eq!(g.move_text(back), t);
             }
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             let m = moves[(seed >> 33) as usize % moves.len()];
             line.push(g.move_text(m));
             g = g.after(m);
