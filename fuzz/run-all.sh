@@ -14,7 +14,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export RUSTC_BOOTSTRAP=1
 status=0
-for target in tree_file random_spec game_position positions_file grid_file; do
+for target in tree_file random_spec game_position positions_file grid_file checkers_position; do
   mkdir -p "$scratch/$target"
   echo "== $target ($secs s)"
   if ! cargo fuzz run "$target" "$scratch/$target" "corpus/$target" -- \

@@ -8,6 +8,7 @@ mod experiment;
 mod game_grid;
 mod games;
 mod input;
+mod perft;
 mod play;
 mod report;
 mod runner;
@@ -49,6 +50,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// A chess engine speaking UCI on standard input and output (for GUIs and python-chess).
     Uci,
+    /// Count the move sequences of 1..N plies from a position (move-generation check).
+    Perft(perft::PerftArgs),
     /// The UCI engine loop for any built-in game (`position startpos|fen TEXT [moves ...]`, `go`, ...).
     Engine(EngineArgs),
 }
@@ -70,8 +73,8 @@ pub struct Source {
     /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid`.
     #[arg(long, value_name = "SPEC")]
     pub random: Option<String>,
-    /// A built-in game, from its start or from --position (chess needs --depth,
-    /// or --iterative under a limit).
+    /// A built-in game, from its start or from --position (chess and checkers need
+    /// --depth, or --iterative under a limit).
     #[arg(long, value_parser = games::game_parser())]
     pub game: Option<stockman::run::GameKind>,
 }
@@ -121,6 +124,7 @@ fn main() -> ExitCode {
         Command::Simulate(a) => simulate::run(a),
         Command::Uci => uci::run(stockman::run::GameKind::Chess),
         Command::Engine(a) => uci::run(a.game),
+        Command::Perft(a) => perft::run(a),
     };
     match result {
         Ok(code) => code,

@@ -21,7 +21,8 @@ pub struct SolveArgs {
     pub leaves: bool,
     /// With --game: the position (Connect Four: columns played, 1-7; tic-tac-toe: cells played, 1-9;
     /// Othello: squares played, `f5d6`, or an FFO board and side, `"<64 squares> X"`;
-    /// chess: `startpos`, a FEN or an EPD line, then optionally `moves e2e4 ...`).
+    /// chess: `startpos`, a FEN or an EPD line, then optionally `moves e2e4 ...`;
+    /// checkers: moves played, `11-15 23-19 9x18`, or a PDN FEN, `W:W21,22,K30:B1-12`).
     /// It may start with `-` (an Othello board's empty a1).
     #[arg(
         long,

@@ -1814,3 +1814,133 @@ fn an_empty_positions_file_is_refused() {
         }
     }
 }
+
+// ------------------------------------------------------------------ perft
+
+/// `perft --format json` for `args`, parsed.
+fn perft_json(args: &[&str]) -> Json {
+    let mut all = vec!["perft"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    serde_json::from_str(&ok(&all).stdout).expect("perft JSON")
+}
+
+fn per_depth(j: &Json) -> Vec<u64> {
+    j["per_depth"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect()
+}
+
+/// Checkers from the start, 1 to 9 plies: Aart Bik, "perft for 8x8
+/// checkers", TalkChess forum, 8 May 2009 (OEIS A133046, which counts
+/// duplicate capture routes apart, as stockman does).
+#[test]
+fn perft_checkers_matches_the_published_counts() {
+    let j = perft_json(&["--game", "checkers", "--depth", "9", "--divide"]);
+    assert_eq!(
+        per_depth(&j),
+        [7, 49, 302, 1469, 7361, 36768, 179_740, 845_931, 3_963_680]
+    );
+    assert_eq!(
+        (j["game"].as_str(), j["position"].as_str(), j["depth"].as_u64()),
+        (Some("checkers"), Some(""), Some(9))
+    );
+    assert_eq!(j["nodes"].as_u64(), Some(3_963_680));
+    let divide = j["divide"].as_array().unwrap();
+    let moves: Vec<&str> = divide.iter().map(|d| d["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]);
+    assert_eq!(
+        divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum::<u64>(),
+        3_963_680
+    );
+    // Text: one line per depth, then the total.
+    let text = ok(&["perft", "--game", "checkers", "--depth", "3"]).stdout;
+    assert_contains(
+        &text,
+        &["perft checkers from the start", "depth  3             302", "nodes 302"],
+    );
+    // A FEN with a multi-jump: one move, then White's replies.
+    let j = perft_json(&[
+        "--game",
+        "checkers",
+        "--position",
+        "B:W14,22,30:B10",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    assert_eq!(j["divide"][0]["move"].as_str(), Some("10x17x26"));
+    assert_eq!(per_depth(&j)[0], 1);
+}
+
+/// Othello from the start, passes counted as moves: Aart Bik, "Perft for
+/// Reversi", 20 February 2009 (aartbik.blogspot.com/2009/02/perft-for-reversi.html);
+/// the first passes occur at depth 9.
+#[test]
+fn perft_othello_matches_the_published_counts() {
+    let j = perft_json(&["--game", "othello", "--depth", "9"]);
+    assert_eq!(per_depth(&j), [4, 12, 56, 244, 1396, 8200, 55_092, 390_216, 3_005_288]);
+}
+
+/// Chess: the start position and "Kiwipete" (chessprogramming wiki,
+/// "Perft Results"); tic-tac-toe: of the 255,168 games, 127,872 last nine
+/// moves (Henry Bottomley's count, widely quoted); Connect Four: no game
+/// ends before ply 7, so 7^d sequences up to depth 6, and 7^7 - 7 at depth
+/// 7 (the seven sequences that put a seventh disc in one column are
+/// illegal).
+#[test]
+fn perft_chess_and_the_small_games_match_the_known_counts() {
+    let j = perft_json(&["--game", "chess", "--depth", "5"]);
+    assert_eq!(per_depth(&j), [20, 400, 8902, 197_281, 4_865_609]);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let j = perft_json(&["--game", "chess", "--position", kiwipete, "--depth", "3"]);
+    assert_eq!(per_depth(&j), [48, 2039, 97_862]);
+    assert_eq!(j["position"].as_str(), Some(kiwipete));
+    let j = perft_json(&["--game", "tictactoe", "--depth", "9"]);
+    assert_eq!(per_depth(&j)[8], 127_872);
+    let j = perft_json(&["--game", "connect4", "--depth", "7"]);
+    assert_eq!(per_depth(&j), [7, 49, 343, 2401, 16_807, 117_649, 823_536]);
+}
+
+#[test]
+fn perft_refuses_bad_input_with_exit_2() {
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--game", "chess", "--depth", "0"],
+            "the perft depth must be 1 to 30, not 0",
+        ),
+        (
+            &["--game", "checkers", "--depth", "31"],
+            "the perft depth must be 1 to 30, not 31",
+        ),
+        (
+            &["--game", "checkers", "--position", "11-15 9-13", "--depth", "2"],
+            "move 2 (`9-13`, column 7): not a legal move for White",
+        ),
+        (
+            &["--game", "checkers", "--position", "11-15 22-18 9-13", "--depth", "2"],
+            "Black must capture: captures are compulsory (legal: 15x22)",
+        ),
+        (
+            &["--game", "checkers", "--position", "W:W21,K33:B1", "--depth", "1"],
+            "FEN `K33` (column 7): square 33 is not on the board",
+        ),
+        (
+            &["--game", "othello", "--position", "f5z9", "--depth", "1"],
+            "not a square",
+        ),
+        (&["--game", "go", "--depth", "1"], "invalid value 'go'"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["perft"];
+        all.extend_from_slice(args);
+        let run = fails(&all);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert_contains(&run.stderr, &[message]);
+    }
+    let run = fails(&["perft", "--game", "chess", "--depth", "x"]);
+    assert_eq!(run.code, Some(2));
+}

@@ -11,7 +11,7 @@
 #![allow(clippy::result_large_err)]
 
 use stockman::games::positions::parse_positions;
-use stockman::{ConnectFour, ExplicitTree, Othello, Playable, RandomSpec, Role, TicTacToe};
+use stockman::{Checkers, ConnectFour, ExplicitTree, Othello, Playable, RandomSpec, Role, TicTacToe};
 
 /// A check of arbitrary bytes: panics when a property fails.
 pub type Check = fn(&[u8]);
@@ -23,6 +23,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("game_position", check_game_position),
     ("positions_file", check_positions_file),
     ("grid_file", check_grid_file),
+    ("checkers_position", check_checkers_position),
 ];
 
 /// The tree-file parser: errors inside the text; a parsed tree written by
@@ -121,6 +122,55 @@ fn replay<G: Playable + PartialEq + std::fmt::Debug>(text: &str) {
             }
         }
         Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
+
+/// Checkers positions (move lists, PDN FEN, board diagrams, each of the
+/// last two with moves after it): what parses writes back (FEN, diagram)
+/// to the same pieces and side to move, every legal move's text reads back
+/// to it, and `parse_move` never panics; an error's column lies in the text.
+pub fn check_checkers_position(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match Checkers::from_position(text) {
+        Ok(game) => {
+            let board = game.board();
+            let fen = Checkers::from_position(&game.fen()).expect("a written FEN parses");
+            assert_eq!(fen.board().pieces(), board.pieces(), "{text:?}");
+            assert_eq!(fen.board().key(), board.key(), "{text:?}");
+            let side = if board.black_to_move() { "B" } else { "W" };
+            let diagram =
+                Checkers::from_position(&format!("{} {side}", board.to_diagram())).expect("a written diagram parses");
+            assert_eq!(diagram.board().key(), board.key(), "{text:?}");
+            assert_eq!(diagram.to_string(), fen.to_string());
+            for mv in game.legal_moves() {
+                let t = game.move_text(mv);
+                let back = game
+                    .parse_move(&t)
+                    .unwrap_or_else(|e| panic!("{t} of {text:?} is refused: {e}"));
+                assert_eq!(game.move_text(back), t, "{text:?}");
+            }
+            for probe in [
+                text,
+                "11-15",
+                "9x18x27",
+                "0-1",
+                "33-1",
+                "",
+                "x",
+                "1-2-3-4-5-6-7-8-9-10-11-12-13",
+            ] {
+                let _ = game.parse_move(probe);
+            }
+        }
+        Err(e) => {
+            let width = text.chars().count();
+            assert!(
+                e.column >= 1 && e.column <= width + 1,
+                "column {} of {width}: {e}",
+                e.column
+            );
+            assert!(!e.to_string().is_empty());
+        }
     }
 }
 

@@ -103,6 +103,7 @@ impl BuiltinGame {
             GameKind::Connect4 => "Connect4",
             GameKind::Othello => "Othello",
             GameKind::Chess => "Chess",
+            GameKind::Checkers => "Checkers",
         };
         format!("stockman.{class}({:?})", self.position)
     }

@@ -123,6 +123,28 @@ def test_othello_and_chess_agree_with_the_cli():
         stockman.Chess("not a fen at all")
 
 
+def test_checkers_agrees_with_the_cli():
+    for pos in ["11-15 22-18 15x22 25x18", "W:W18,19,26,27,K2:B6,7,14,15,K28"]:
+        ours = stockman.solve(stockman.Checkers(pos), "alphabeta,mtdf,sss", depth=5)
+        theirs = cli_json("--game", "checkers", "--position=" + pos, "--algo", "alphabeta,mtdf,sss", "--depth", "5")
+        for a, b in zip(ours, theirs):
+            assert (a["value"], a["best_move"]) == (b["value"], b["best_move"]), (pos, a, b)
+            assert a["stats"]["leaf_evals"] == b["stats"]["leaf_evals"]
+    game = stockman.Checkers()
+    assert game.name == "checkers"
+    assert "FEN B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in game.board()
+    assert repr(stockman.Checkers("11-15")) == 'stockman.Checkers("11-15")'
+    # A multi-jump that crowns is one move, in the game's notation.
+    rows = stockman.solve(stockman.Checkers("W:W18,19,26,27,K2:B6,7,14,15,K28"), "mtdf", depth=3)
+    assert rows[0]["best_move"] in {"2x9", "2x11", "18x9", "18x11", "19x10x1", "19x10x3"}
+    with pytest.raises(ValueError, match="checkers needs a depth"):
+        stockman.solve(stockman.Checkers(), "mtdf")
+    with pytest.raises(ValueError, match=r"move 3 \(`9-13`, column 13\): Black must capture"):
+        stockman.Checkers("11-15 22-18 9-13")
+    with pytest.raises(ValueError, match=r"FEN `K33` \(column 7\)"):
+        stockman.Checkers("W:W21,K33:B1")
+
+
 def test_iterative_under_a_node_limit_answers_with_its_depth():
     rows = stockman.solve(stockman.Connect4("4453"), "mtdf", depth=40, iterative=True, max_nodes=100_000)
     r = rows[0]

@@ -49,7 +49,7 @@ pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
 pub use clock::{Budget, Clock};
 pub use engine::{Engine, Limits, DEFAULT_SHARED_TABLE_MB};
 pub use game::{CostlyEval, Game, PathPosition, Unfolded};
-pub use games::{ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
+pub use games::{Checkers, ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
 pub use minimal::{minimal_tree, MinimalTree};
 pub use observe::{
     dewey, Event, Fail, Gamma, Iteration, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer,

@@ -57,6 +57,7 @@ __all__ = [
     "TicTacToe",
     "Othello",
     "Chess",
+    "Checkers",
     "SearchError",
     "SearchLimit",
     "UnsupportedSearch",
@@ -114,6 +115,17 @@ def Chess(position: str = "startpos") -> Any:
     centipawns with a quiescence search at the horizon; best moves in UCI.
     """
     return _stockman.BuiltinGame("chess", _text("position", position))
+
+
+def Checkers(position: str = "") -> Any:
+    """English draughts (8x8 checkers, Black moves first) after the moves
+    ``position`` (``"11-15 23-19 9x18"``, multi-jumps ``"9x18x27"``) or at a
+    PDN FEN (``"W:W21,22,K30:B1-12"``, optionally followed by moves). Needs
+    ``depth``: values are the heuristic (men 100, kings 160, advancement,
+    back rank, mobility), a win ``100000 - ply``; best moves in the same
+    notation. Raises ``ValueError`` naming the bad move or token and its column.
+    """
+    return _stockman.BuiltinGame("checkers", _text("position", position))
 
 
 def random_tree(spec: str) -> RandomTree:
@@ -248,7 +260,7 @@ def solve(
 
     ``source``: tree text (``"[[3,12,8],[2,4,6],[14,5,2]]"``), nested lists of
     ints, ``random_tree(spec)``, ``Connect4(moves)``, ``TicTacToe(moves)``,
-    ``Othello(position)``, ``Chess(position)`` (with ``depth``), or a
+    ``Othello(position)``, ``Chess(position)`` or ``Checkers(position)`` (with ``depth``), or a
     Python game (see below).
 
     ``algorithms``: a name, ``"a,b"``, a list of names, or ``"all"``. The
@@ -327,7 +339,7 @@ def solve_positions(
     """Solves a test set of a built-in game, as ``stockman solve --game GAME
     --positions FILE --format json`` does, with the same library code.
 
-    ``game``: ``"connect4"``, ``"othello"``, ``"chess"`` or ``"tictactoe"``.
+    ``game``: ``"connect4"``, ``"othello"``, ``"chess"``, ``"checkers"`` or ``"tictactoe"``.
     ``positions``: a file's path, or the file's lines as a list of strings
     (one position a line, with the layouts ``--positions`` reads: a move list
     and an expected score, FFO and EPD lines, FENs; ``#`` comments). The other

@@ -1,5 +1,6 @@
 //! Real games that implement [`Game`]: [`TicTacToe`],
-//! [`ConnectFour`] and [`ChessGame`].
+//! [`ConnectFour`], [`Othello`], [`ChessGame`] and [`Checkers`]; [`perft`]
+//! counts any of their trees.
 //!
 //! Tic-tac-toe and Connect Four are built from the string of moves played
 //! so far (`"159"`, `"4453"`), chess from a FEN and UCI moves
@@ -21,12 +22,15 @@
 //! assert_eq!(err.to_string(), "move 3 ('5'): cell 5 is already taken");
 //! ```
 
+pub mod checkers;
 pub mod chess;
 pub mod connect4;
 pub mod othello;
+pub mod perft;
 pub mod positions;
 pub mod tictactoe;
 
+pub use checkers::{Checkers, CheckersError};
 pub use chess::{ChessError, ChessGame};
 pub use connect4::ConnectFour;
 pub use othello::Othello;

@@ -33,10 +33,11 @@
 //! ```
 
 pub mod batch;
+pub mod perft;
 
 use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
 use crate::game::{CostlyEval, Game};
-use crate::games::{ChessGame, ConnectFour, Othello, Playable, TicTacToe};
+use crate::games::{Checkers, ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
 use crate::search::{Limit, Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
@@ -68,6 +69,10 @@ pub enum GameKind {
     /// Chess; a position is `startpos`, a FEN or an EPD line, then
     /// optionally `moves` and UCI moves (`e2e4 e7e5`).
     Chess,
+    /// English draughts (checkers), 8x8; a position is the moves played
+    /// (`11-15 23-19 9x18`), a PDN FEN (`W:W21,22,K30:B1-12`) or a board
+    /// diagram, the last two optionally followed by moves.
+    Checkers,
 }
 
 impl GameKind {
@@ -77,6 +82,7 @@ impl GameKind {
         GameKind::Connect4,
         GameKind::Othello,
         GameKind::Chess,
+        GameKind::Checkers,
     ];
 
     /// The name on the command line and in Python.
@@ -86,6 +92,7 @@ impl GameKind {
             GameKind::Connect4 => "connect4",
             GameKind::Othello => "othello",
             GameKind::Chess => "chess",
+            GameKind::Checkers => "checkers",
         }
     }
 
@@ -94,12 +101,12 @@ impl GameKind {
         GameKind::ALL.iter().map(|g| g.name()).collect()
     }
 
-    /// Whether a search of this game needs a depth: a chess game cannot be
-    /// searched to its end, so a fixed-depth search refuses to start
-    /// without one instead of running forever (iterative deepening under a
-    /// limit does not need one).
+    /// Whether a search of this game needs a depth: a chess or checkers
+    /// game cannot be searched to its end, so a fixed-depth search refuses
+    /// to start without one instead of running forever (iterative
+    /// deepening under a limit does not need one).
     pub fn needs_depth(self) -> bool {
-        self == GameKind::Chess
+        matches!(self, GameKind::Chess | GameKind::Checkers)
     }
 }
 
@@ -151,6 +158,7 @@ pub fn with_game<T: GameTask>(kind: GameKind, position: &str, heuristic: bool, t
         GameKind::Connect4 => task.run(prepare::<ConnectFour>(kind, position, heuristic)?),
         GameKind::Othello => task.run(prepare::<Othello>(kind, position, heuristic)?),
         GameKind::Chess => task.run(prepare::<ChessGame>(kind, position, heuristic)?),
+        GameKind::Checkers => task.run(prepare::<Checkers>(kind, position, heuristic)?),
     })
 }
 
