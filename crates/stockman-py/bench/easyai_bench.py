@@ -21,7 +21,10 @@ calls into the game. Leaves are counted where each library evaluates a
 position: easyAI's `scoring()` calls, stockman's `leaf_evals`.
 
 Rounds are interleaved (every pair once per round, the order of the two
-libraries alternating); the table gives the median and the range of each
+libraries alternating); a search shorter than 50 ms is repeated within a
+round to last about that long, and its time is the mean of the repeats
+(the small searches are otherwise at the mercy of the scheduler); the
+table gives the median and the range of each
 time, microseconds per leaf (median time / leaves), and the ratio of the
 medians with the range of the per-round ratios.
 
@@ -268,17 +271,26 @@ def main():
 
     times = {i: ([], []) for i in range(len(jobs))}
     leaves = {}
+    reps = {}
+    for i, (game, opening, pair) in enumerate(jobs):
+        spec = GAMES[game]
+        t = easyai(spec["cls"], pair[2](spec["depth"]), opening)[1]
+        reps[i] = max(1, round(0.05 / t))
     for r in range(rounds):
         for i, (game, opening, (algo, _, make, score, hashed, _h)) in enumerate(jobs):
             spec = GAMES[game]
             d = spec["depth"]
             adapter = spec["hashed"] if hashed else spec["adapter"]
 
+            def repeated(run, n=reps[i]):
+                out = [run() for _ in range(n)]
+                return out[-1][0], sum(o[1] for o in out) / n, out[-1][2]
+
             def run_ours():
-                return ours(lambda o, dd, s: adapter(spec["cls"], o, dd, s), algo, opening, d, score)
+                return repeated(lambda: ours(lambda o, dd, s: adapter(spec["cls"], o, dd, s), algo, opening, d, score))
 
             def run_theirs():
-                return easyai(spec["cls"], make(d), opening)
+                return repeated(lambda: easyai(spec["cls"], make(d), opening))
 
             if r % 2 == 0:
                 lo, to, _ = run_ours()
