@@ -29,7 +29,7 @@ time, microseconds per leaf (median time / leaves), and the ratio of the
 medians with the range of the per-round ratios.
 
     pip install ./crates/stockman-py easyAI numpy
-    python crates/stockman-py/bench/easyai_bench.py [ROUNDS] [ttt|c4|all] [--all-pairs]
+    python crates/stockman-py/bench/easyai_bench.py [ROUNDS] [ttt|c4|all] [--headline]
 """
 
 import statistics
@@ -99,6 +99,9 @@ class Adapter:
             g.make_move(m)
             g.switch_player()
         self.g = g
+        # The game's methods, bound once (a lookup on `g` makes a bound method each time).
+        self.is_over, self.possible_moves = g.is_over, g.possible_moves
+        self.make_move, self.scoring = g.make_move, g.scoring
         self.start = (self.copy(g.board), g.current_player, depth)
         self.max_player = g.current_player
         self.score = score
@@ -113,19 +116,20 @@ class Adapter:
     def moves(self, pos):
         g = self.g
         g.board, g.current_player = pos[0], pos[1]
-        return [] if g.is_over() else g.possible_moves()
+        return [] if self.is_over() else self.possible_moves()
 
     def play(self, pos, move):
         g = self.g
-        g.board, g.current_player = self.copy(pos[0]), pos[1]
-        g.make_move(move)
-        return (g.board, 3 - pos[1], pos[2] - 1)
+        board = self.copy(pos[0])
+        g.board, g.current_player = board, pos[1]
+        self.make_move(move)
+        return (board, 3 - pos[1], pos[2] - 1)
 
     def evaluate(self, pos):
         self.evals += 1
         g = self.g
         g.board, g.current_player = pos[0], pos[1]
-        v = self.score(g.scoring(), pos[2])  # from the view of the player to move
+        v = self.score(self.scoring(), pos[2])  # from the view of the player to move
         return v if pos[1] == self.max_player else -v
 
 
@@ -256,9 +260,9 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     rounds = int(args[0]) if args else 5
     which = args[1] if len(args) > 1 else "all"
-    all_pairs = "--all-pairs" in sys.argv
+    headline = "--headline" in sys.argv
     games = ["ttt", "c4"] if which == "all" else [which]
-    pairs = PAIRS if all_pairs else [p for p in PAIRS if p[5]]
+    pairs = [p for p in PAIRS if p[5]] if headline else PAIRS
 
     jobs = []
     for game in games:
