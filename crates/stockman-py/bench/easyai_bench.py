@@ -1,60 +1,111 @@
-"""stockman's searches against easyAI's on the same Python-defined game.
+"""stockman against easyAI on easyAI's own games, searching equal trees.
 
-The game is easyAI's own TicTacToe class (easyAI.games.TicTacToe): easyAI's
-solvers play it directly; stockman searches it through an adapter whose
-moves, play and scoring call that same class's methods. Both search the
-whole game (depth 9) from the empty board and from a few openings.
-Leaves are counted where each library evaluates a position: easyAI calls
-the game's `scoring()`, stockman reports `leaf_evals` (and the adapter
-counts its `evaluate` calls, which must agree).
+The games are easyAI's classes, `easyAI.games.TicTacToe` (solved to the end,
+depth 9, from the empty board and the openings 5, 15, 519) and
+`easyAI.games.ConnectFour` (numpy board, depth 6, openings 44 and 435).
+easyAI's solvers play them directly; stockman searches them through an
+adapter that calls the same class's `is_over`, `possible_moves`, `make_move`
+and `scoring`, and scores a leaf exactly as the easyAI solver it is compared
+with does:
 
-    pip install ./crates/stockman-py easyAI
-    python crates/stockman-py/bench/easyai_bench.py [ROUNDS]
+* easyAI's `Negamax` returns `scoring() * (1 + 0.001 * depth_left)`, so the
+  adapter's `evaluate` returns `scoring() * (1000 + depth_left)` (the same
+  numbers times 1000, exact integers, in the same order);
+* easyAI's `SSS` and `DUAL` (its MT drivers) score `s - 0.99 * depth_left *
+  sign(s)`, so the adapter returns `1000 * s - 990 * depth_left * sign(s)`.
+
+With that, stockman's alpha-beta evaluates exactly Negamax's leaves (the
+bench asserts it, and that both call the game's methods equally often), and
+the time per leaf compares the two libraries' own costs: the search and the
+calls into the game. Leaves are counted where each library evaluates a
+position: easyAI's `scoring()` calls, stockman's `leaf_evals`.
+
+Rounds are interleaved (every pair once per round, the order of the two
+libraries alternating); a search shorter than 50 ms is repeated within a
+round to last about that long, and its time is the mean of the repeats
+(the small searches are otherwise at the mercy of the scheduler); the
+table gives the median and the range of each
+time, microseconds per leaf (median time / leaves), and the ratio of the
+medians with the range of the per-round ratios.
+
+    pip install ./crates/stockman-py easyAI numpy
+    python crates/stockman-py/bench/easyai_bench.py [ROUNDS] [ttt|c4|all] [--headline]
 """
 
+import statistics
 import sys
 import time
 
+import numpy as np
 import stockman
 from easyAI import AI_Player, DUAL, SSS, Negamax
 from easyAI.AI import TranspositionTable
+from easyAI.games.ConnectFour import ConnectFour
 from easyAI.games.TicTacToe import TicTacToe
 
-CALLS = {"scoring": 0}
+# --- the games -----------------------------------------------------------------------------
+
+CALLS = {}
 
 
-class Counted(TicTacToe):
-    """easyAI's TicTacToe, counting leaf evaluations."""
+def counting(cls):
+    """`cls` with its game methods counted (in the check runs only)."""
 
-    def scoring(self):
-        CALLS["scoring"] += 1
-        return super().scoring()
+    def wrap(name):
+        f = getattr(cls, name)
 
+        def counted(self, *a):
+            CALLS[name] = CALLS.get(name, 0) + 1
+            return f(self, *a)
+
+        return counted
+
+    names = ["is_over", "possible_moves", "make_move", "scoring", "lose"]
+    return type("Counted" + cls.__name__, (cls,), {n: wrap(n) for n in names})
+
+
+class TTT(TicTacToe):
     def ttentry(self):
-        """The position, for easyAI's transposition table."""
         return (tuple(self.board), self.current_player)
 
 
+class C4(ConnectFour):
+    def ttentry(self):
+        return (self.board.tobytes(), self.current_player)
+
+
+def negamax_score(s, left):
+    """easyAI Negamax's leaf value `s * (1 + 0.001 * left)`, times 1000."""
+    return s * (1000 + left)
+
+
+def mt_score(s, left):
+    """easyAI MT drivers' leaf value `s - 0.99 * left * sign(s)`, times 1000."""
+    return 1000 * s - 990 * left * ((s > 0) - (s < 0))
+
+
 class Adapter:
-    """easyAI's game, as a stockman game: positions are (board, player)."""
+    """An easyAI game as a stockman game. A position is `(board, player,
+    depth left)`; a board is never changed once made (play copies it, then
+    calls the class's make_move on the copy), so loading one into the game
+    object is two attribute stores. Roles alternate (`alternating = True`:
+    stockman asks `role()` only at the root)."""
 
-    def __init__(self, opening):
-        self.g = Counted([AI_Player(None), AI_Player(None)])
+    alternating = True
+
+    def __init__(self, cls, opening, depth, score):
+        g = cls([AI_Player(None), AI_Player(None)])
         for m in opening:
-            self.g.make_move(m)
-            self.g.switch_player()
-        self.start = (tuple(self.g.board), self.g.current_player)
-        self.max_player = self.g.current_player
+            g.make_move(m)
+            g.switch_player()
+        self.g = g
+        # The game's methods, bound once (a lookup on `g` makes a bound method each time).
+        self.is_over, self.possible_moves = g.is_over, g.possible_moves
+        self.make_move, self.scoring = g.make_move, g.scoring
+        self.start = (self.copy(g.board), g.current_player, depth)
+        self.max_player = g.current_player
+        self.score = score
         self.evals = 0
-        self.loaded = None
-
-    def _load(self, pos):
-        # Consecutive calls are mostly about the same position (its moves,
-        # then play from it): load the board only when it changes.
-        if self.loaded is not pos:
-            self.g.board = list(pos[0])
-            self.g.current_player = pos[1]
-            self.loaded = pos
 
     def root(self):
         return self.start
@@ -63,72 +114,216 @@ class Adapter:
         return "max" if pos[1] == self.max_player else "min"
 
     def moves(self, pos):
-        self._load(pos)
-        return [] if self.g.is_over() else self.g.possible_moves()
+        g = self.g
+        g.board, g.current_player = pos[0], pos[1]
+        return [] if self.is_over() else self.possible_moves()
 
     def play(self, pos, move):
-        self._load(pos)
-        self.g.make_move(move)
-        child = (tuple(self.g.board), 3 - pos[1])
-        self.g.unmake_move(move)
-        return child
+        g = self.g
+        board = self.copy(pos[0])
+        g.board, g.current_player = board, pos[1]
+        self.make_move(move)
+        return (board, 3 - pos[1], pos[2] - 1)
 
     def evaluate(self, pos):
         self.evals += 1
-        self._load(pos)
-        s = self.g.scoring()  # from the view of the player to move
-        return s if pos[1] == self.max_player else -s
+        g = self.g
+        g.board, g.current_player = pos[0], pos[1]
+        v = self.score(self.scoring(), pos[2])  # from the view of the player to move
+        return v if pos[1] == self.max_player else -v
+
+
+class TTTAdapter(Adapter):
+    copy = staticmethod(list)
+
+
+class C4Adapter(Adapter):
+    copy = staticmethod(np.copy)
+
+
+class Hashed:
+    """For the table-driven searches: `hash()` of the board and the player."""
 
     def hash(self, pos):
-        return hash(pos)
+        return hash((self.key(pos[0]), pos[1]))
 
 
-def easyai(solver, opening):
-    g = Counted([AI_Player(solver), AI_Player(solver)])
+class TTTHashed(Hashed, TTTAdapter):
+    key = staticmethod(tuple)
+
+
+class C4Hashed(Hashed, C4Adapter):
+    key = staticmethod(lambda b: b.tobytes())
+
+
+GAMES = {
+    "ttt": dict(
+        name="TicTacToe",
+        cls=TTT,
+        adapter=TTTAdapter,
+        hashed=TTTHashed,
+        depth=9,
+        openings=[[], [5], [1, 5], [5, 1, 9]],
+        show=lambda o: "".join(map(str, o)) or "(empty)",
+    ),
+    "c4": dict(
+        name="ConnectFour",
+        cls=C4,
+        adapter=C4Adapter,
+        hashed=C4Hashed,
+        depth=6,
+        openings=[[3, 3], [3, 2, 4]],  # columns 0-6; shown 1-7: 44, 435
+        show=lambda o: "".join(str(m + 1) for m in o),
+    ),
+}
+
+# --- the searches --------------------------------------------------------------------------
+
+
+def easyai(cls, solver, opening):
+    """easyAI's solver on the game after `opening`: (leaves, seconds, value)."""
+    g = cls([AI_Player(solver), AI_Player(solver)])
     for m in opening:
         g.make_move(m)
         g.switch_player()
-    CALLS["scoring"] = 0
-    t = time.perf_counter()
-    solver(g)
-    return CALLS["scoring"], time.perf_counter() - t
+    scoring = cls.scoring
+    n = [0]
+
+    def counted(self):
+        n[0] += 1
+        return scoring(self)
+
+    cls.scoring = counted
+    try:
+        t = time.perf_counter()
+        solver(g)
+        dt = time.perf_counter() - t
+    finally:
+        cls.scoring = scoring
+    return n[0], dt, getattr(solver, "alpha", None)
 
 
-def ours(algo, opening):
-    a = Adapter(opening)
+def ours(adapter, algo, opening, depth, score):
+    """stockman's `algo` through the adapter: (leaves, seconds, value)."""
+    a = adapter(opening, depth, score)
     t = time.perf_counter()
-    row = stockman.solve(a, algo, depth=9)[0]
+    row = stockman.solve(a, algo, depth=depth)[0]
     dt = time.perf_counter() - t
-    assert row["stats"]["leaf_evals"] == a.evals
+    assert row["stats"]["leaf_evals"] == a.evals, (row, a.evals)
     return row["stats"]["leaf_evals"], dt, row["value"]
 
 
+# (stockman, easyAI, make the easyAI solver, scoring, stockman needs hash, headline)
+PAIRS = [
+    ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, False, True),
+    ("negascout", "Negamax", lambda d: Negamax(d), negamax_score, False, True),
+    ("sss", "SSS (no table)", lambda d: SSS(d), mt_score, False, False),
+    ("sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, False, False),
+    ("dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, False, False),
+    ("mt-sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, True, False),
+    ("mt-dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, True, False),
+]
+
+
+def check(game, opening):
+    """Alpha-beta and Negamax, on equal scoring, evaluate the same leaves,
+    find the same value and call the game's methods equally often."""
+    spec = GAMES[game]
+    counted = counting(spec["cls"])
+
+    class CountedAdapter(spec["adapter"]):
+        def __init__(self, opening, depth, score):
+            super().__init__(counted, opening, depth, score)
+
+    CALLS.clear()
+    lo, _, vo = ours(CountedAdapter, "alphabeta", opening, spec["depth"], negamax_score)
+    ours_calls = dict(CALLS)
+    CALLS.clear()
+    solver = Negamax(spec["depth"])
+    lt, _, vt = easyai(counted, solver, opening)
+    theirs_calls = dict(CALLS)
+    theirs_calls["scoring"] = lt
+    ours_calls["scoring"] = lo
+    assert lo == lt, f"{game} {opening}: alpha-beta evaluates {lo} leaves, Negamax {lt}"
+    assert vo == round(vt * 1000), f"{game} {opening}: alpha-beta's value {vo}, Negamax's {vt}"
+    # easyAI also calls unmake_move; the adapter copies the board instead.
+    for k in ["is_over", "possible_moves", "make_move", "scoring", "lose"]:
+        assert ours_calls.get(k, 0) == theirs_calls.get(k, 0), (game, opening, k, ours_calls, theirs_calls)
+    return ours_calls
+
+
+def summary(xs):
+    return statistics.median(xs), min(xs), max(xs)
+
+
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    pairs = [
-        ("negascout", "Negamax", lambda: Negamax(9)),
-        ("sss", "SSS", lambda: SSS(9, tt=TranspositionTable())),
-        ("dual", "DUAL", lambda: DUAL(9, tt=TranspositionTable())),
-        ("sss", "SSS (no table)", lambda: SSS(9)),
-        ("mt-sss", "SSS", lambda: SSS(9, tt=TranspositionTable())),
-        ("mt-dual", "DUAL", lambda: DUAL(9, tt=TranspositionTable())),
-    ]
-    openings = [[], [5], [1, 5], [5, 1, 9]]
-    print("| opening | stockman | leaves | time | easyAI | leaves | time | time ratio |")
-    print("|---|---|---:|---:|---|---:|---:|---:|")
-    for opening in openings:
-        for ours_name, theirs_name, make in pairs:
-            best_ours, best_theirs = None, None
-            for _ in range(rounds):
-                lo, to, _ = ours(ours_name, opening)
-                lt, tt = easyai(make(), opening)
-                best_ours = min(best_ours or (lo, to), (lo, to), key=lambda x: x[1])
-                best_theirs = min(best_theirs or (lt, tt), (lt, tt), key=lambda x: x[1])
-            name = "".join(map(str, opening)) or "(empty)"
-            print(
-                f"| {name} | {ours_name} | {best_ours[0]:,} | {best_ours[1]*1e3:.1f} ms | {theirs_name} | "
-                f"{best_theirs[0]:,} | {best_theirs[1]*1e3:.1f} ms | {best_ours[1]/best_theirs[1]:.3f} |"
-            )
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    rounds = int(args[0]) if args else 5
+    which = args[1] if len(args) > 1 else "all"
+    headline = "--headline" in sys.argv
+    games = ["ttt", "c4"] if which == "all" else [which]
+    pairs = [p for p in PAIRS if p[5]] if headline else PAIRS
+
+    jobs = []
+    for game in games:
+        spec = GAMES[game]
+        for opening in spec["openings"]:
+            calls = check(game, opening)
+            print(f"# {spec['name']} {spec['show'](opening)}: equal leaves and game calls {calls}", file=sys.stderr)
+            for pair in pairs:
+                jobs.append((game, opening, pair))
+
+    times = {i: ([], []) for i in range(len(jobs))}
+    leaves = {}
+    reps = {}
+    for i, (game, opening, pair) in enumerate(jobs):
+        spec = GAMES[game]
+        t = easyai(spec["cls"], pair[2](spec["depth"]), opening)[1]
+        reps[i] = max(1, round(0.05 / t))
+    for r in range(rounds):
+        for i, (game, opening, (algo, _, make, score, hashed, _h)) in enumerate(jobs):
+            spec = GAMES[game]
+            d = spec["depth"]
+            adapter = spec["hashed"] if hashed else spec["adapter"]
+
+            def repeated(run, n=reps[i]):
+                out = [run() for _ in range(n)]
+                return out[-1][0], sum(o[1] for o in out) / n, out[-1][2]
+
+            def run_ours():
+                return repeated(lambda: ours(lambda o, dd, s: adapter(spec["cls"], o, dd, s), algo, opening, d, score))
+
+            def run_theirs():
+                return repeated(lambda: easyai(spec["cls"], make(d), opening))
+
+            if r % 2 == 0:
+                lo, to, _ = run_ours()
+                lt, tt, _ = run_theirs()
+            else:
+                lt, tt, _ = run_theirs()
+                lo, to, _ = run_ours()
+            times[i][0].append(to)
+            times[i][1].append(tt)
+            leaves[i] = (lo, lt)
+        print(f"# round {r + 1} of {rounds} done", file=sys.stderr)
+
+    print(
+        "| game | opening | stockman | leaves | median | range | µs/leaf | easyAI | leaves | median | range "
+        "| µs/leaf | time ratio (range) |"
+    )
+    print("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+    for i, (game, opening, (algo, theirs, *_)) in enumerate(jobs):
+        spec = GAMES[game]
+        (lo, lt), (to, tt) = leaves[i], times[i]
+        mo, ao, bo = summary(to)
+        mt, at, bt = summary(tt)
+        ratios = [x / y for x, y in zip(to, tt)]
+        print(
+            f"| {spec['name']} | {spec['show'](opening)} | {algo} | {lo:,} | {mo * 1e3:.1f} ms "
+            f"| {ao * 1e3:.1f}-{bo * 1e3:.1f} | {mo / lo * 1e6:.1f} | {theirs} | {lt:,} | {mt * 1e3:.1f} ms "
+            f"| {at * 1e3:.1f}-{bt * 1e3:.1f} | {mt / lt * 1e6:.1f} | {mo / mt:.2f} "
+            f"({min(ratios):.2f}-{max(ratios):.2f}) |"
+        )
 
 
 if __name__ == "__main__":

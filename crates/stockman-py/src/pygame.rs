@@ -3,6 +3,7 @@
 use crate::{MAX_MOVES, MAX_PLIES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use stockman::{Game, Role, Value, VALUE_MAX, VALUE_MIN};
@@ -16,6 +17,8 @@ const CHECKED_PLAYS: u32 = 64;
 /// optionally `hash(pos)`. Positions and moves are any Python objects; a
 /// position keeps its move list, so that `moves()` is asked once per
 /// position and every algorithm sees one order whatever `moves()` does.
+/// A game whose `alternating` attribute is `True` is asked `role()` for
+/// its root only: every move passes the turn to the other side.
 pub(crate) struct PyGame<'py> {
     obj: Bound<'py, PyAny>,
     /// The bound methods, looked up once rather than at every call.
@@ -25,6 +28,12 @@ pub(crate) struct PyGame<'py> {
     play_fn: Bound<'py, PyAny>,
     evaluate_fn: Bound<'py, PyAny>,
     hash_fn: Option<Bound<'py, PyAny>>,
+    /// `"max"` and `"min"`, interned: `role()`'s answers are compared by
+    /// identity first (a string literal is the interned string).
+    max_str: Bound<'py, PyString>,
+    min_str: Bound<'py, PyString>,
+    /// The game declared `alternating = True`: roles come from the root's.
+    alternating: bool,
     /// The root, made once: every search of a call starts from it.
     root: RefCell<Option<PyPos<'py>>>,
     /// `play()` calls so far (the first few are checked for mutation).
@@ -42,14 +51,18 @@ pub(crate) struct PyPos<'py> {
     obj: Bound<'py, PyAny>,
     moves: Rc<RefCell<Option<Vec<Bound<'py, PyAny>>>>>,
     ply: u32,
+    /// The side to move, when known without asking `role()` (an
+    /// alternating game's positions).
+    role: Option<Role>,
 }
 
 impl<'py> PyPos<'py> {
-    fn new(obj: Bound<'py, PyAny>, ply: u32) -> Self {
+    fn new(obj: Bound<'py, PyAny>, ply: u32, role: Option<Role>) -> Self {
         PyPos {
             obj,
             moves: Default::default(),
             ply,
+            role,
         }
     }
 }
@@ -72,10 +85,28 @@ pub(crate) fn check_game(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(matches!(obj.getattr("hash"), Ok(h) if !h.is_none()))
 }
 
+/// The game's `alternating` attribute: absent or None is `False`.
+fn alternating(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    match obj.getattr("alternating") {
+        Ok(a) if a.is_none() => Ok(false),
+        Ok(a) => a.downcast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "a game's `alternating` must be True or False, got {}",
+                a.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        }),
+        Err(_) => Ok(false),
+    }
+}
+
 impl<'py> PyGame<'py> {
     pub(crate) fn new(obj: Bound<'py, PyAny>, max_ply: u32) -> PyResult<Self> {
         let has_hash = check_game(&obj)?;
+        let py = obj.py();
         Ok(PyGame {
+            max_str: pyo3::intern!(py, "max").clone(),
+            min_str: pyo3::intern!(py, "min").clone(),
+            alternating: alternating(&obj)?,
             root_fn: obj.getattr("root")?,
             role_fn: obj.getattr("role")?,
             moves_fn: obj.getattr("moves")?,
@@ -128,6 +159,11 @@ impl<'py> PyGame<'py> {
     }
 
     fn int_from(&self, method: &str, v: &Bound<'py, PyAny>) -> PyResult<i64> {
+        if let Ok(i) = v.downcast_exact::<PyInt>() {
+            if let Ok(i) = i.extract::<i64>() {
+                return Ok(i);
+            }
+        }
         if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
             return Err(PyValueError::new_err(format!(
                 "{method}() must return an int, got {}: {}",
@@ -166,6 +202,36 @@ impl<'py> PyGame<'py> {
     }
 }
 
+impl<'py> PyGame<'py> {
+    /// `role(pos)`, asked of the game.
+    fn ask_role(&self, pos: &PyPos<'py>) -> Role {
+        if self.failed() {
+            return Role::Max;
+        }
+        let r = self.role_fn.call1((&pos.obj,)).and_then(|r| {
+            if r.is(&self.max_str) {
+                return Ok(Role::Max);
+            }
+            if r.is(&self.min_str) {
+                return Ok(Role::Min);
+            }
+            let s: Option<String> = r.extract().ok();
+            match s.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("max") => Ok(Role::Max),
+                Some("min") => Ok(Role::Min),
+                _ => Err(PyValueError::new_err(format!(
+                    "role() must return \"max\" or \"min\", got {}",
+                    r.repr()?
+                ))),
+            }
+        });
+        r.unwrap_or_else(|e| {
+            self.fail(e);
+            Role::Max
+        })
+    }
+}
+
 /// At most 80 characters of `s`.
 fn shorten(s: &str) -> String {
     if s.chars().count() <= 80 {
@@ -183,36 +249,25 @@ impl<'py> Game for PyGame<'py> {
         if let Some(r) = self.root.borrow().as_ref() {
             return r.clone();
         }
-        let root = match self.root_fn.call0() {
-            Ok(p) => PyPos::new(p, 0),
+        let mut root = match self.root_fn.call0() {
+            Ok(p) => PyPos::new(p, 0, None),
             Err(e) => {
                 self.fail(e);
-                PyPos::new(self.obj.py().None().into_bound(self.obj.py()), 0)
+                PyPos::new(self.obj.py().None().into_bound(self.obj.py()), 0, None)
             }
         };
+        if self.alternating {
+            root.role = Some(self.ask_role(&root));
+        }
         *self.root.borrow_mut() = Some(root.clone());
         root
     }
 
     fn role(&self, pos: &PyPos<'py>) -> Role {
-        if self.failed() {
-            return Role::Max;
+        match pos.role {
+            Some(r) => r,
+            None => self.ask_role(pos),
         }
-        let r = self.role_fn.call1((&pos.obj,)).and_then(|r| {
-            let s: Option<String> = r.extract().ok();
-            match s.as_deref().map(str::to_ascii_lowercase).as_deref() {
-                Some("max") => Ok(Role::Max),
-                Some("min") => Ok(Role::Min),
-                _ => Err(PyValueError::new_err(format!(
-                    "role() must return \"max\" or \"min\", got {}",
-                    r.repr()?
-                ))),
-            }
-        });
-        r.unwrap_or_else(|e| {
-            self.fail(e);
-            Role::Max
-        })
     }
 
     fn moves(&self, pos: &PyPos<'py>, out: &mut Vec<u32>) {
@@ -256,7 +311,7 @@ impl<'py> Game for PyGame<'py> {
             }),
         };
         match m.and_then(|m| self.checked_play(pos, &m)) {
-            Ok(p) => PyPos::new(p, pos.ply + 1),
+            Ok(p) => PyPos::new(p, pos.ply + 1, pos.role.map(Role::opponent)),
             Err(e) => {
                 self.fail(e);
                 pos.clone()

@@ -446,3 +446,61 @@ def test_solve_positions_names_what_is_wrong(tmp_path):
         stockman.solve_positions("connect4", str(bad))
     with pytest.raises(TypeError, match="positions"):
         stockman.solve_positions("connect4", 42)
+
+
+def test_an_alternating_game_is_asked_role_of_its_root_only():
+    class Nim:
+        def __init__(self):
+            self.roles = 0
+
+        def root(self):
+            return (7, True)
+
+        def role(self, p):
+            self.roles += 1
+            return "max" if p[1] else "min"
+
+        def moves(self, p):
+            return [t for t in (1, 2, 3) if t <= p[0]]
+
+        def play(self, p, t):
+            return (p[0] - t, not p[1])
+
+        def evaluate(self, p):
+            return (-1 if p[1] else 1) * (10 + p[0])
+
+        def hash(self, p):
+            return p[0] * 2 + p[1]
+
+    class Alternating(Nim):
+        alternating = True
+
+    algos = ["minimax", "alphabeta", "negascout", "sss", "dual", "mt-sss", "mtdf"]
+    for algo in algos:
+        plain, alt = Nim(), Alternating()
+        a, b = stockman.solve(plain, algo)[0], stockman.solve(alt, algo)[0]
+        assert a["value"] == b["value"] and a["best_move"] == b["best_move"], algo
+        assert {k: v for k, v in a["stats"].items() if k != "time_us"} == {
+            k: v for k, v in b["stats"].items() if k != "time_us"
+        }, algo
+        assert plain.roles > 1 and alt.roles == 1, (algo, plain.roles, alt.roles)
+
+    class Falsy(Nim):
+        alternating = False
+
+    g = Falsy()
+    stockman.solve(g, "alphabeta")
+    assert g.roles > 1
+
+    class Bad(Nim):
+        alternating = "yes"
+
+    with pytest.raises(TypeError, match="alternating"):
+        stockman.solve(Bad(), "alphabeta")
+
+    class Raises(Alternating):
+        def role(self, p):
+            raise KeyError("role of the root")
+
+    with pytest.raises(KeyError, match="role of the root"):
+        stockman.solve(Raises(), "alphabeta")

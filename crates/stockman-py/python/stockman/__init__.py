@@ -295,7 +295,9 @@ def solve(
     was; the first calls are checked and a mutation raises ``ValueError``),
     ``evaluate(pos)`` (an int from MAX's view, in ``VALUE_MIN..VALUE_MAX``)
     and optionally ``hash(pos)`` (an int, equal for equal positions; the MT
-    drivers, MTD(bi) and BNS need it). Positions and moves are any Python
+    drivers, MTD(bi) and BNS need it). A game whose moves always pass the
+    turn may set ``alternating = True`` (a class attribute): ``role()`` is
+    then asked of the root only. Positions and moves are any Python
     objects. A game deeper than ``MAX_PLIES`` needs ``depth``.
 
     Raises ``ValueError`` / ``TypeError`` naming a bad argument (or the

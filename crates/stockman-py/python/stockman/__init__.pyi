@@ -32,6 +32,9 @@ class PythonGame(Protocol):
     def moves(self, pos: Any) -> Any: ...
     def play(self, pos: Any, move: Any) -> Any: ...
     def evaluate(self, pos: Any) -> int: ...
+    # Optional: `hash(pos) -> int`, and `alternating = True` (a class
+    # attribute) when every move passes the turn: role() is then asked of
+    # the root only.
 
 class SearchError(Exception):
     results: List[Dict[str, Any]]
