@@ -219,10 +219,10 @@ fn play_survives_input_that_is_not_utf8() {
 fn help_lists_every_game() {
     for cmd in ["solve", "trace", "play", "match", "experiment"] {
         let run = ok(&[cmd, "--help"]);
-        assert_contains(&run.stdout, &["tictactoe", "connect4", "othello", "chess"]);
+        assert_contains(&run.stdout, &["tictactoe", "connect4", "othello", "chess", "checkers"]);
     }
     let run = ok(&["solve", "--help"]);
-    assert_contains(&run.stdout, &["chess needs --depth"]);
+    assert_contains(&run.stdout, &["chess and checkers need"]);
 }
 
 /// Every subcommand with every kind of source and a spread of options:
