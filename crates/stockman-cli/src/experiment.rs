@@ -28,6 +28,24 @@ pub struct ExperimentArgs {
 pub enum ExperimentCommand {
     /// Combine the results files of shards into one results file, summary and plots.
     Merge(MergeArgs),
+    /// The practical-claims report's figures (verdicts, tables) from the committed game grids:
+    /// print them, write them into a report's generated blocks, or check that they are there.
+    Claims(ClaimsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ClaimsArgs {
+    /// The folder holding the game grids (`connect4/results.csv`, `othello/`, `chess/`,
+    /// `chess-depth6/`, `checkers/`).
+    #[arg(long, value_name = "DIR", default_value = "docs/experiments/games")]
+    pub grids: PathBuf,
+    /// The report whose `<!-- begin generated NAME -->` blocks to rewrite (without it, the
+    /// blocks are printed).
+    #[arg(long, value_name = "FILE")]
+    pub doc: Option<PathBuf>,
+    /// With --doc: change nothing; exit 1 naming every block that differs from the data.
+    #[arg(long, requires = "doc")]
+    pub check: bool,
 }
 
 #[derive(Args, Debug)]
@@ -148,6 +166,7 @@ pub struct RunArgs {
 pub fn run(args: ExperimentArgs) -> Result<ExitCode> {
     match args.command {
         Some(ExperimentCommand::Merge(m)) => merge(m),
+        Some(ExperimentCommand::Claims(c)) => claims(c),
         None => experiment(args.run),
     }
 }
@@ -320,6 +339,37 @@ fn merge(m: MergeArgs) -> Result<ExitCode> {
     }
     let (records, files) = stockman_lab::merge_files(&files, &m.out)?;
     report(&records, &files);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn claims(c: ClaimsArgs) -> Result<ExitCode> {
+    let blocks = stockman_lab::games::claims::report_blocks(&c.grids)?;
+    let Some(doc) = c.doc else {
+        for (name, text) in &blocks {
+            println!("<!-- begin generated {name} -->\n{text}<!-- end generated {name} -->\n");
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let text = std::fs::read_to_string(&doc).with_context(|| format!("reading {}", doc.display()))?;
+    let (new, changed) = stockman_lab::games::claims::fill_blocks(&text, &blocks)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", doc.display()))?;
+    if c.check {
+        if changed.is_empty() {
+            println!("{}: every generated block matches the data", doc.display());
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!(
+            "error: {}: these generated blocks differ from the data: {} (run `stockman experiment claims --doc {}`)",
+            doc.display(),
+            changed.join(", "),
+            doc.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if new != text {
+        std::fs::write(&doc, new).with_context(|| format!("writing {}", doc.display()))?;
+    }
+    println!("{}: {} blocks rewritten", doc.display(), changed.len());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -139,3 +139,40 @@ fn wins_are_found_at_their_distance() {
         }
     }
 }
+
+/// The three-move deck of `tests/data/checkers` (the report's positions):
+/// 156 openings, numbered as the ACF list less its 18 barred ballots, each a
+/// legal three-move sequence from the start, all different, White to move;
+/// and NegaScout finds the minimax value of each three plies deep.
+#[test]
+fn the_three_move_deck_parses_and_searches() {
+    use stockman::games::positions::parse_positions;
+    let text = include_str!("data/checkers/acf-3-move.txt");
+    let lines = parse_positions(text).expect("the deck parses");
+    assert_eq!(lines.len(), 156);
+    let barred = [
+        3, 13, 26, 35, 44, 45, 48, 52, 77, 88, 94, 109, 114, 137, 145, 156, 168, 171,
+    ];
+    let numbers: Vec<usize> = lines
+        .iter()
+        .map(|l| {
+            let id = l
+                .notes
+                .iter()
+                .find_map(|n| n.strip_prefix("id \"ACF "))
+                .expect("an ACF id");
+            id.trim_end_matches('"').parse().expect("a number")
+        })
+        .collect();
+    let expected: Vec<usize> = (1..=174).filter(|n| !barred.contains(n)).collect();
+    assert_eq!(numbers, expected);
+    let mut fens = std::collections::HashSet::new();
+    for l in &lines {
+        assert_eq!(l.position.split_whitespace().count(), 3, "{}", l.position);
+        let g = game(&l.position);
+        assert_eq!(g.to_move_text(), "White", "{}", l.position);
+        assert!(fens.insert(g.fen()), "{} repeats an opening", l.position);
+        let out = Algorithm::NegaScout.search(&g, &depth(3)).expect("searches");
+        assert_eq!(out.value, Some(minimax(&g, &g.root(), 3)), "{}", l.position);
+    }
+}

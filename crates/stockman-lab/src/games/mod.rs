@@ -11,6 +11,7 @@ use crate::Error;
 use std::path::{Path, PathBuf};
 use stockman::{Stats, Value};
 
+pub mod claims;
 mod plots;
 mod rows;
 mod summary;

@@ -333,11 +333,11 @@ fn header_row(o: &mut String, titles: impl Iterator<Item = String>) {
     );
 }
 
-fn fmt_ratio(x: Option<f64>) -> String {
+pub(super) fn fmt_ratio(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |x| format!("{x:.3}"))
 }
 
-fn fmt_count(x: f64) -> String {
+pub(super) fn fmt_count(x: f64) -> String {
     if x >= 1000.0 {
         // Thousands separators.
         let s = format!("{x:.0}");
@@ -354,7 +354,7 @@ fn fmt_count(x: f64) -> String {
     }
 }
 
-fn fmt_int(x: u64) -> String {
+pub(super) fn fmt_int(x: u64) -> String {
     if x >= 1000 {
         fmt_count(x as f64)
     } else {
@@ -536,7 +536,7 @@ impl GameSummary {
     }
 }
 
-fn crate_fmt_time(us: f64) -> String {
+pub(super) fn crate_fmt_time(us: f64) -> String {
     if us >= 10_000_000.0 {
         format!("{:.1} s", us / 1e6)
     } else if us >= 10_000.0 {
@@ -546,7 +546,7 @@ fn crate_fmt_time(us: f64) -> String {
     }
 }
 
-fn fmt_list(xs: &[u32]) -> String {
+pub(super) fn fmt_list(xs: &[u32]) -> String {
     match xs {
         [] => String::new(),
         [x] => x.to_string(),
