@@ -39,6 +39,9 @@ pub struct ClaimsArgs {
     /// `chess-depth6/`, `checkers/`).
     #[arg(long, value_name = "DIR", default_value = "docs/experiments/games")]
     pub grids: PathBuf,
+    /// The random-tree grid of Best Node Search (a folder with its `results.csv`).
+    #[arg(long, value_name = "DIR", default_value = "docs/experiments/bns-random")]
+    pub random: PathBuf,
     /// The report whose `<!-- begin generated NAME -->` blocks to rewrite (without it, the
     /// blocks are printed).
     #[arg(long, value_name = "FILE")]
@@ -343,7 +346,7 @@ fn merge(m: MergeArgs) -> Result<ExitCode> {
 }
 
 fn claims(c: ClaimsArgs) -> Result<ExitCode> {
-    let blocks = stockman_lab::games::claims::report_blocks(&c.grids)?;
+    let blocks = stockman_lab::games::claims::report_blocks_with_random(&c.grids, &c.random)?;
     let Some(doc) = c.doc else {
         for (name, text) in &blocks {
             println!("<!-- begin generated {name} -->\n{text}<!-- end generated {name} -->\n");

@@ -14,10 +14,12 @@
 //! reproduced** in stockman's setting, by the threshold each claim states.
 
 use super::summary::{crate_fmt_time, fmt_count, fmt_int, fmt_list, fmt_ratio};
-use super::{read_csv, summarize, table_entries, GameCell, GameSummary};
+use super::{read_csv, summarize, table_entries, GameCell, GameRecord, GameSummary};
 use crate::Error;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use stockman::Stats;
 
 /// A game of the report and the grid folders (under the grids' root) that
 /// hold its rows; the folders of one game are read as one grid.
@@ -57,10 +59,45 @@ pub struct GameFigures {
     pub name: String,
     /// The summary of all its rows.
     pub summary: GameSummary,
+    /// Its rows.
+    pub records: Vec<GameRecord>,
+    /// The baseline variants run beside it (`baselines/<dir>/<variant>/`),
+    /// by variant name: alpha-beta and NegaScout under other aspiration
+    /// settings.
+    pub baselines: Vec<(String, Vec<GameRecord>)>,
+    /// Best Node Search under other first windows (`bns-window/<dir>/<variant>/`):
+    /// `whole-range` (`--bns-window 0`) or `wN`.
+    pub bns_windows: Vec<(String, Vec<GameRecord>)>,
     /// The deepest depth of the grid.
     pub depth: u32,
     /// The largest table, in MiB.
     pub table_mb: f64,
+}
+
+/// The variant folders under `dir` (each with a `results.csv`), by name:
+/// names without a width first, then `wN` by width. None if `dir` is absent.
+fn variants(dir: &Path) -> Result<Vec<(String, Vec<GameRecord>)>, Error> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("results.csv").is_file())
+        .collect();
+    let name = |d: &Path| {
+        d.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    dirs.sort_by_key(|d| {
+        let n = name(d);
+        let width = n.strip_prefix('w').and_then(|w| w.parse::<u64>().ok());
+        (width.is_some(), width, n)
+    });
+    dirs.iter()
+        .map(|d| Ok((name(d), read_csv(&d.join("results.csv"))?)))
+        .collect()
 }
 
 impl GameFigures {
@@ -72,9 +109,8 @@ impl GameFigures {
             records.extend(read_csv(&root.join(d).join("results.csv"))?);
         }
         let summary = summarize(&records);
-        if let Some(d) = summary.disagreements.first() {
-            return Err(Error::new(format!("{}: the searches disagree: {d}", game.name)));
-        }
+        let baselines = variants(&root.join("baselines").join(game.dirs[0]))?;
+        let bns_windows = variants(&root.join("bns-window").join(game.dirs[0]))?;
         let depth = *summary
             .depths
             .last()
@@ -86,6 +122,9 @@ impl GameFigures {
         Ok(GameFigures {
             name: game.name.to_string(),
             summary,
+            records,
+            baselines,
+            bns_windows,
             depth,
             table_mb,
         })
@@ -215,6 +254,19 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
+        id: "1a'",
+        text: "... against the strongest NegaScout",
+        source: PLAAT,
+        rule: "as 1a, against NegaScout's aspiration setting with the fewest leaves (table `baselines`)",
+        judge: |g| {
+            if g.baselines.is_empty() {
+                return None;
+            }
+            let r = g.vs_negascout(MTSSS, Measure::Leaves)? / g.strongest_negascout().1;
+            Some((r >= 0.95, format!("{r:.3}")))
+        },
+    },
+    Claim {
         id: "2a",
         text: "MTD(f) evaluates the fewest leaves of the null-window family",
         source: PLAAT,
@@ -242,6 +294,19 @@ pub const CLAIMS: &[Claim] = &[
         rule: "MTD(f)'s leaves / NegaScout's <= 0.95",
         judge: |g| {
             let r = g.vs_negascout(MTDF, Measure::Leaves)?;
+            Some((r <= 0.95, format!("{r:.3}")))
+        },
+    },
+    Claim {
+        id: "2d'",
+        text: "... against the strongest NegaScout",
+        source: PLAAT,
+        rule: "as 2d, against NegaScout's aspiration setting with the fewest leaves",
+        judge: |g| {
+            if g.baselines.is_empty() {
+                return None;
+            }
+            let r = g.vs_negascout(MTDF, Measure::Leaves)? / g.strongest_negascout().1;
             Some((r <= 0.95, format!("{r:.3}")))
         },
     },
@@ -275,6 +340,26 @@ pub const CLAIMS: &[Claim] = &[
         judge: |g| {
             let r = g.vs_negascout(BNS, Measure::Leaves)?;
             Some((r <= 0.90, format!("{r:.3}")))
+        },
+    },
+    Claim {
+        id: "4'",
+        text: "... with BNS's best first window",
+        source: "the same",
+        rule: "as 4, with the first window of fewest leaves among the report's and those of table `bns-windows`",
+        judge: |g| {
+            if g.bns_windows.is_empty() {
+                return None;
+            }
+            let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
+            let (name, r) = std::iter::once(("report", &g.records))
+                .chain(g.bns_windows.iter().map(|(n, rs)| (n.as_str(), rs)))
+                .filter_map(|(n, rs)| {
+                    let bns = leaves_by_position(rs, BNS, g.depth, g.table_mb);
+                    Some((n, leaf_ratio(&bns, &main_ns)?))
+                })
+                .min_by(|a, b| a.1.total_cmp(&b.1))?;
+            Some((r <= 0.90, format!("{r:.3}, {name}")))
         },
     },
 ];
@@ -509,6 +594,8 @@ pub fn blocks(games: &[GameFigures]) -> Vec<(String, String)> {
             deepest(g),
         ));
     }
+    out.push(("baselines".to_string(), baselines(games)));
+    out.push(("bns-windows".to_string(), bns_windows(games)));
     out.push(("by-depth".to_string(), by_depth(games)));
     out.push(("table-sizes".to_string(), table_sizes(games)));
     out.push(("minimal".to_string(), minimal(games)));
@@ -522,6 +609,292 @@ pub fn report_blocks(root: &Path) -> Result<Vec<(String, String)>, Error> {
         .map(|g| GameFigures::load(root, g))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(blocks(&games))
+}
+
+/// A search's leaves per position at (depth, table) for a row name.
+fn leaves_by_position<'a>(
+    records: &'a [GameRecord],
+    algo: &str,
+    depth: u32,
+    table_mb: f64,
+) -> HashMap<&'a str, &'a GameRecord> {
+    records
+        .iter()
+        .filter(|r| {
+            r.algorithm == algo
+                && r.depth == depth
+                && r.error.is_none()
+                && r.tt_mb.map(f64::to_bits) == Some(table_mb.to_bits())
+        })
+        .map(|r| (r.position.as_str(), r))
+        .collect()
+}
+
+/// Geometric mean over the positions both maps hold of `a / b` leaves.
+fn leaf_ratio(a: &HashMap<&str, &GameRecord>, b: &HashMap<&str, &GameRecord>) -> Option<f64> {
+    let logs: Vec<f64> = a
+        .iter()
+        .filter_map(|(p, x)| {
+            let y = b.get(p)?;
+            (x.stats.leaf_evals > 0 && y.stats.leaf_evals > 0)
+                .then(|| (x.stats.leaf_evals as f64 / y.stats.leaf_evals as f64).ln())
+        })
+        .collect();
+    (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+}
+
+impl GameFigures {
+    /// Per baseline variant: NegaScout's and alpha-beta's leaves at the
+    /// deepest depth relative to the report's NegaScout (geometric mean),
+    /// and the fraction of aspirated iterations whose window failed.
+    pub fn baseline_rows(&self) -> Vec<(String, Option<f64>, Option<f64>, Option<f64>)> {
+        let main_ns = leaves_by_position(&self.records, NS, self.depth, self.table_mb);
+        self.baselines
+            .iter()
+            .map(|(name, rows)| {
+                let ns = leaves_by_position(rows, NS, self.depth, self.table_mb);
+                let ab = leaves_by_position(rows, AB, self.depth, self.table_mb);
+                // Iteration 1 searches the full window; each failed window
+                // adds one pass (the one-sided re-search cannot fail).
+                let (fails, tries) = ns.values().fold((0u64, 0u64), |(f, t), r| {
+                    let d = u64::from(self.depth);
+                    (f + r.stats.passes.saturating_sub(d), t + d.saturating_sub(1))
+                });
+                let has_window = name != "no-aspiration" && tries > 0;
+                (
+                    name.clone(),
+                    leaf_ratio(&ns, &main_ns),
+                    leaf_ratio(&ab, &main_ns),
+                    has_window.then(|| fails as f64 / tries as f64),
+                )
+            })
+            .collect()
+    }
+
+    /// The variant whose NegaScout evaluates the fewest leaves, and that
+    /// ratio to the report's NegaScout (1 when no variant does better).
+    pub fn strongest_negascout(&self) -> (String, f64) {
+        self.baseline_rows()
+            .into_iter()
+            .filter_map(|(n, ns, _, _)| Some((n, ns?)))
+            .fold(("the report's (aspiration 10)".to_string(), 1.0), |best, x| {
+                if x.1 < best.1 {
+                    x
+                } else {
+                    best
+                }
+            })
+    }
+}
+
+/// The baselines table: for each game with variants, NegaScout and
+/// alpha-beta under each aspiration setting.
+pub fn baselines(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | baseline setting | NegaScout leaves / the report's NegaScout | alpha-beta leaves / the report's NegaScout | failed windows (NegaScout) |\n|---|---|---:|---:|---:|"
+    );
+    for g in games {
+        for (name, ns, ab, fail) in g.baseline_rows() {
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {} |",
+                g.name,
+                g.depth,
+                name,
+                fmt_ratio(ns),
+                fmt_ratio(ab),
+                fail.map_or("-".to_string(), |f| format!("{:.0}%", 100.0 * f))
+            );
+        }
+    }
+    o
+}
+
+/// Best Node Search's first window: per game, the report's BNS and each
+/// variant run beside it, relative to the report's NegaScout (leaves and
+/// positions, geometric means at the deepest depth, largest table), with
+/// the mean passes per search.
+pub fn bns_windows(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | BNS first window | leaves / NegaScout | positions / NegaScout | passes |\n|---|---|---:|---:|---:|"
+    );
+    for g in games {
+        if g.bns_windows.is_empty() {
+            continue;
+        }
+        let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
+        let ratio = |rows: &HashMap<&str, &GameRecord>, f: fn(&Stats) -> u64| -> Option<f64> {
+            let logs: Vec<f64> = rows
+                .iter()
+                .filter_map(|(p, x)| {
+                    let y = main_ns.get(p)?;
+                    (f(&x.stats) > 0 && f(&y.stats) > 0).then(|| (f(&x.stats) as f64 / f(&y.stats) as f64).ln())
+                })
+                .collect();
+            (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+        };
+        let mut rows = vec![(
+            "the report's grid (see the setting)".to_string(),
+            leaves_by_position(&g.records, BNS, g.depth, g.table_mb),
+        )];
+        for (name, records) in &g.bns_windows {
+            rows.push((name.clone(), leaves_by_position(records, BNS, g.depth, g.table_mb)));
+        }
+        for (name, r) in rows {
+            let passes = r.values().map(|x| x.stats.passes as f64).sum::<f64>() / r.len().max(1) as f64;
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {:.1} |",
+                g.name,
+                g.depth,
+                name,
+                fmt_ratio(ratio(&r, |s| s.leaf_evals)),
+                fmt_ratio(ratio(&r, |s| s.nodes)),
+                passes
+            );
+        }
+    }
+    o
+}
+
+/// The algorithms of the random-tree table of Best Node Search, with their
+/// column titles.
+const RANDOM_ALGOS: &[(&str, &str)] = &[
+    ("negascout", "NegaScout"),
+    ("sss", "SSS\\*"),
+    ("dual", "Dual\\*"),
+    ("mtdf", "MTD(f)"),
+    ("mtd-bi", "MTD(bi)"),
+    ("bns", "BNS"),
+    ("bns-bisect", "BNS, midpoint guess"),
+];
+
+/// Depths of the random-tree table: the shallow trees are too small to
+/// tell the algorithms apart.
+const RANDOM_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
+
+/// The random-tree table of Best Node Search (a random-tree grid's rows):
+/// per shape, each algorithm's leaves relative to alpha-beta's on the same
+/// tree (geometric mean over depths 4-8 and seeds), and which algorithm
+/// evaluates the fewest leaves and visits the fewest positions.
+pub fn bns_random(records: &[crate::Record]) -> String {
+    use std::collections::BTreeMap;
+    type Tree = (String, String, u32, u32, u64);
+    let mut by_tree: HashMap<(Tree, &str), &crate::Record> = HashMap::new();
+    let mut shapes: BTreeMap<(String, String, u32), ()> = BTreeMap::new();
+    for r in records
+        .iter()
+        .filter(|r| r.error.is_none() && RANDOM_DEPTHS.contains(&r.depth))
+    {
+        by_tree.insert((r.tree_key(), r.algorithm.as_str()), r);
+        shapes.insert((r.model.clone(), r.order.clone(), r.width), ());
+    }
+    let geomean = |xs: &[f64]| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp();
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| tree | {} | fewest leaves | fewest positions |\n|---|{}---|---|",
+        RANDOM_ALGOS.iter().map(|a| a.1).collect::<Vec<_>>().join(" | "),
+        "---:|".repeat(RANDOM_ALGOS.len())
+    );
+    let (mut fewest_bns, mut shapes_seen, mut excess) = (0, 0, Vec::new());
+    for (model, order, width) in shapes.keys() {
+        let trees: Vec<&Tree> = by_tree
+            .keys()
+            .filter(|(t, a)| *a == "alphabeta" && t.0 == *model && t.1 == *order && t.2 == *width)
+            .map(|(t, _)| t)
+            .collect();
+        let ratio = |algo: &str, f: fn(&Stats) -> u64| -> Option<f64> {
+            let xs: Vec<f64> = trees
+                .iter()
+                .filter_map(|t| {
+                    let a = by_tree.get(&((*t).clone(), algo))?;
+                    let b = by_tree.get(&((*t).clone(), "alphabeta"))?;
+                    (f(&b.stats) > 0 && f(&a.stats) > 0).then(|| f(&a.stats) as f64 / f(&b.stats) as f64)
+                })
+                .collect();
+            (!xs.is_empty()).then(|| geomean(&xs))
+        };
+        let leaves: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.leaf_evals)).collect();
+        let nodes: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.nodes)).collect();
+        let best = |xs: &[Option<f64>]| -> Option<usize> {
+            (0..xs.len())
+                .filter(|&i| xs[i].is_some())
+                .min_by(|&i, &j| xs[i].unwrap().total_cmp(&xs[j].unwrap()))
+        };
+        let (bl, bn) = (best(&leaves), best(&nodes));
+        let cells: Vec<String> = leaves
+            .iter()
+            .enumerate()
+            .map(|(i, x)| match x {
+                Some(x) if Some(i) == bl => format!("**{x:.2}**"),
+                Some(x) => format!("{x:.2}"),
+                None => "-".to_string(),
+            })
+            .collect();
+        let name = |b: Option<usize>| b.map_or("-".to_string(), |i| RANDOM_ALGOS[i].1.to_string());
+        let order_text = if order == "random" { "random order" } else { "ordered" };
+        shapes_seen += 1;
+        if bl.is_some_and(|i| RANDOM_ALGOS[i].0.starts_with("bns")) {
+            fewest_bns += 1;
+        }
+        // BNS (Rutko's guess) against the best of SSS*, Dual* and MTD(f) on
+        // iid trees of width 4 and 8, the model of most random-tree studies.
+        if model == "iid" && *width >= 4 {
+            let at = |name: &str| RANDOM_ALGOS.iter().position(|a| a.0 == name).and_then(|i| leaves[i]);
+            let others = ["sss", "dual", "mtdf"]
+                .iter()
+                .filter_map(|a| at(a))
+                .fold(f64::INFINITY, f64::min);
+            if let Some(b) = at("bns") {
+                excess.push((format!("{order_text}, w{width}"), b / others - 1.0));
+            }
+        }
+        let _ = writeln!(
+            o,
+            "| {model}, {order_text}, w{width} | {} | {} | {} |",
+            cells.join(" | "),
+            name(bl),
+            name(bn)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "\nBest Node Search (Rutko's guess or the midpoint) evaluates the fewest leaves on {fewest_bns} of \
+         {shapes_seen} shapes: **{}** (rule: the fewest leaves on every shape).",
+        if fewest_bns == shapes_seen {
+            "reproduced"
+        } else {
+            "not reproduced"
+        }
+    );
+    if !excess.is_empty() {
+        let _ = writeln!(
+            o,
+            "On iid trees of width 4 and 8, BNS with Rutko's guess evaluates more leaves than the best of \
+             SSS\\*, Dual\\* and MTD(f) by: {}.",
+            excess
+                .iter()
+                .map(|(shape, x)| format!("{:.0}% ({shape})", 100.0 * x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    o
+}
+
+/// Loads [`REPORT_GAMES`] from `root` and the random-tree grid of Best Node
+/// Search from `random` (a folder with a `results.csv`), and computes the
+/// report's blocks: [`blocks`] and `bns-random`.
+pub fn report_blocks_with_random(root: &Path, random: &Path) -> Result<Vec<(String, String)>, Error> {
+    let mut out = report_blocks(root)?;
+    let records = crate::record::read_csv(&random.join("results.csv"))?;
+    out.push(("bns-random".to_string(), bns_random(&records)));
+    Ok(out)
 }
 
 const BEGIN: &str = "<!-- begin generated ";
@@ -574,8 +947,6 @@ pub fn fill_blocks(doc: &str, blocks: &[(String, String)]) -> Result<(String, Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::GameRecord;
-    use stockman::Stats;
 
     /// Two positions at depth 4 with tables of 1 and 16 MiB; the second
     /// position's counts are the first's doubled, so every geometric mean is
