@@ -101,8 +101,8 @@ pub struct RunArgs {
     pub time_limit: Option<f64>,
     /// Best Node Search's separation values: `rutko` (his default), `bisect`
     /// (the midpoint of the bounds: ours, for comparison) or `rutko,bisect`
-    /// (one row each: `bns`, `bns-bisect`). Random-tree grids only.
-    #[arg(long, value_name = "LIST", conflicts_with = "game")]
+    /// (one row each: `bns`, `bns-bisect`; in a game grid `bns+id`, `bns-bisect+id`).
+    #[arg(long, value_name = "LIST")]
     pub bns_guess: Option<String>,
     /// Output directory: results.csv (or results-K-of-N.csv), grid.toml, summary.md, plots.
     #[arg(long, value_name = "DIR", default_value = "experiment")]
@@ -199,6 +199,23 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
     Ok(g)
 }
 
+/// `--bns-guess` for a game grid: `rutko`, `bisect` or both.
+fn parse_guesses(s: &str) -> Result<Vec<stockman::algorithms::bns::GuessKind>> {
+    use stockman::algorithms::bns::GuessKind;
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let g = match part.trim() {
+            "rutko" => GuessKind::Rutko,
+            "bisect" => GuessKind::Bisect,
+            other => bail!("--bns-guess: `{other}` is not a guess (rutko, bisect)"),
+        };
+        if !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
 fn experiment(a: RunArgs) -> Result<ExitCode> {
     if let (Some(game), Some(positions)) = (a.game, a.positions.clone()) {
         if a.resume {
@@ -223,6 +240,7 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             dry_run: a.dry_run,
             search_threads: a.search_threads.unwrap_or(1),
             parallel: a.parallel.unwrap_or_default(),
+            bns_guesses: parse_guesses(a.bns_guess.as_deref().unwrap_or("rutko"))?,
         });
     }
     if a.list_presets {

@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use stockman::algorithms::bns::GuessKind;
 use stockman::algorithms::{iterative, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
@@ -46,6 +47,8 @@ pub struct GameGrid {
     pub search_threads: usize,
     /// How a search's threads share it.
     pub parallel: Parallel,
+    /// Best Node Search's guess functions: a row each (`bns`, `bns-bisect`).
+    pub bns_guesses: Vec<GuessKind>,
 }
 
 /// Parses `--tt-mb`: sizes in MiB, `16` or `0.25,1,4,16,64`.
@@ -92,11 +95,13 @@ struct Job {
     table: Option<usize>,
     /// `None`: the minimal tree.
     algorithm: Option<Algorithm>,
+    /// Best Node Search's guess (Rutko's for the other algorithms).
+    guess: GuessKind,
 }
 
 fn jobs(g: &GameGrid, positions: usize) -> Vec<Job> {
     let mut out = Vec::new();
-    let mut push = |position, depth, table, algorithm| {
+    let mut push = |position, depth, table, algorithm, guess| {
         let index = out.len() as u64;
         out.push(Job {
             index,
@@ -104,20 +109,25 @@ fn jobs(g: &GameGrid, positions: usize) -> Vec<Job> {
             depth,
             table,
             algorithm,
+            guess,
         })
     };
+    let rutko = [GuessKind::Rutko];
     for p in 0..positions {
         for &depth in &g.depths {
             if g.minimal.is_some() && g.minimal_depths.as_ref().is_none_or(|ds| ds.contains(&depth)) {
-                push(p, depth, None, None);
+                push(p, depth, None, None, GuessKind::Rutko);
             }
             for &a in &g.algorithms {
-                if uses_table(a) {
-                    for t in 0..g.tables.len() {
-                        push(p, depth, Some(t), Some(a));
+                let guesses: &[GuessKind] = if a == Algorithm::Bns { &g.bns_guesses } else { &rutko };
+                for &guess in guesses {
+                    if uses_table(a) {
+                        for t in 0..g.tables.len() {
+                            push(p, depth, Some(t), Some(a), guess);
+                        }
+                    } else {
+                        push(p, depth, None, Some(a), guess);
                     }
-                } else {
-                    push(p, depth, None, Some(a));
                 }
             }
         }
@@ -286,12 +296,13 @@ impl GameTask for Grid<'_> {
                 ..SearchOptions::default()
             };
             self.g.enhance.apply(&mut opts, self.g.iterative);
+            opts.bns_guess = job.guess;
             let deepen = self.g.iterative && !algo.is_best_first();
-            row.algorithm = if deepen {
-                format!("{algo}+id")
-            } else {
-                algo.name().to_string()
+            let name = match job.guess {
+                GuessKind::Bisect => format!("{algo}-bisect"),
+                GuessKind::Rutko => algo.name().to_string(),
             };
+            row.algorithm = if deepen { format!("{name}+id") } else { name };
             let threads = self.g.search_threads;
             let threaded = threads > 1 && algo.has_parallel_form();
             if threaded {

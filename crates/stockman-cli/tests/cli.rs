@@ -1144,6 +1144,69 @@ fn experiment_on_connect_four_positions_writes_one_row_per_search() {
     std::fs::remove_dir_all(out.path()).ok();
 }
 
+/// `--bns-guess` in a game grid: a row per guess (`bns+id` with Rutko's,
+/// `bns-bisect+id` with the midpoint), each bound holding NegaScout's value,
+/// the two differing somewhere; a guess it does not know is an error.
+#[test]
+fn experiment_on_a_game_runs_each_bns_guess() {
+    let set = TempFile::new("c4-guess.txt", "4453\n274552224131661\n5455174361263362\n");
+    let out = TempFile::empty_path("c4-guess-grid");
+    ok(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "3..7",
+        "--algo",
+        "negascout,bns",
+        "--iterative",
+        "--bns-guess",
+        "rutko,bisect",
+        "--tt-mb",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        out.arg(),
+    ]);
+    let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3 * 5 * 3);
+    let mut differ = false;
+    for chunk in rows.chunks(3) {
+        let names: Vec<&str> = chunk.iter().map(|r| r[col("algorithm")]).collect();
+        assert_eq!(names, ["negascout+id", "bns+id", "bns-bisect+id"], "{chunk:?}");
+        let v: i64 = chunk[0][col("value")].parse().unwrap();
+        for r in &chunk[1..] {
+            let (lo, hi): (i64, i64) = (
+                r[col("bound_low")].parse().unwrap(),
+                r[col("bound_high")].parse().unwrap(),
+            );
+            assert!(lo <= v && v < hi, "{r:?} misses {v}");
+        }
+        differ |= chunk[1][col("leaf_evals")] != chunk[2][col("leaf_evals")];
+    }
+    assert!(differ, "the two guesses searched alike everywhere");
+    let bad = fails(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--bns-guess",
+        "median",
+        "--out",
+        out.arg(),
+        "--force",
+    ]);
+    assert_contains(&bad.stderr, &["--bns-guess: `median` is not a guess (rutko, bisect)"]);
+    std::fs::remove_dir_all(out.path()).ok();
+}
+
 /// The rows of a game grid's results file with the clock's and the CPU
 /// time's columns blanked: what two runs of the same grid must agree on.
 fn counts_of(csv: &str) -> Vec<String> {

@@ -89,6 +89,10 @@ pub struct SearchOptions {
     /// it to the previous iteration's proven bound, so a best move that
     /// stays best is confirmed in one pass.
     pub bns_first_test: Option<Value>,
+    /// Best Node Search's guess function when it runs through the
+    /// algorithm registry: Rutko's (the default) or the midpoint of the
+    /// bounds ([`crate::algorithms::bns::GuessKind`]).
+    pub bns_guess: crate::algorithms::bns::GuessKind,
     /// A flag that another thread raises to stop the search (a user's
     /// interrupt, a UCI `stop`, the end of a parallel search): the search
     /// looks at it every 1,024 positions and stops as at a time limit,
@@ -133,6 +137,7 @@ impl Default for SearchOptions {
             bns_window: None,
             progress: None,
             bns_first_test: None,
+            bns_guess: crate::algorithms::bns::GuessKind::Rutko,
             stop: None,
             soft_time_limit: None,
             threads: 1,

@@ -94,9 +94,33 @@ impl<F: FnMut(Value, Value, u32) -> Value> Guess for F {
     }
 }
 
-/// Best Node Search on `game` with Rutko's guess (the game must provide a hash).
+/// The guess functions the algorithm registry can name
+/// ([`SearchOptions::bns_guess`]), so that a caller who goes through
+/// [`crate::Algorithm`] (iterative deepening, the engine, the command line's
+/// grids) can choose one; [`search_with`] takes any [`Guess`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GuessKind {
+    /// [`Rutko`]'s default guess.
+    #[default]
+    Rutko,
+    /// [`Bisect`]: the midpoint of the bounds (ours, for comparison).
+    Bisect,
+}
+
+impl GuessKind {
+    /// `rutko` or `bisect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuessKind::Rutko => "rutko",
+            GuessKind::Bisect => "bisect",
+        }
+    }
+}
+
+/// Best Node Search on `game` with the guess [`SearchOptions::bns_guess`]
+/// names (Rutko's by default; the game must provide a hash).
 pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_with(game, opts, &mut Rutko, &mut NoObserver)
+    search_observed(game, opts, &mut NoObserver)
 }
 
 /// [`search`], reporting leaves and passes to an observer.
@@ -105,7 +129,10 @@ pub fn search_observed<G: Game, O: Observer>(
     opts: &SearchOptions,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    search_with(game, opts, &mut Rutko, obs)
+    match opts.bns_guess {
+        GuessKind::Rutko => search_with(game, opts, &mut Rutko, obs),
+        GuessKind::Bisect => search_with(game, opts, &mut Bisect, obs),
+    }
 }
 
 /// Best Node Search with a guess function of the caller's.
@@ -378,6 +405,55 @@ mod tests {
         let (alpha, beta) = out.bound.unwrap();
         assert!(alpha <= 3 && 3 < beta);
         assert!(out.stats.passes <= 4, "{}", out.stats.passes);
+    }
+
+    /// The registry runs the guess `SearchOptions::bns_guess` names: the
+    /// same search as `search_with` that guess, alone and under iterative
+    /// deepening with a table, and Rutko's by default.
+    #[test]
+    fn the_registry_runs_the_named_guess() {
+        use crate::algorithms::iterative;
+        use crate::{Algorithm, RandomSpec, RandomTree, TableSize};
+        for seed in 1..=20 {
+            let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed}")).unwrap());
+            for kind in [GuessKind::Rutko, GuessKind::Bisect] {
+                let opts = SearchOptions {
+                    bns_guess: kind,
+                    ..SearchOptions::default()
+                };
+                let direct = match kind {
+                    GuessKind::Rutko => search_with(&tree, &opts, &mut Rutko, &mut NoObserver),
+                    GuessKind::Bisect => search_with(&tree, &opts, &mut Bisect, &mut NoObserver),
+                }
+                .unwrap();
+                let via = Algorithm::Bns.search(&tree, &opts).unwrap();
+                assert_eq!(
+                    (via.bound, via.best_index),
+                    (direct.bound, direct.best_index),
+                    "seed {seed} {kind:?}"
+                );
+                assert_eq!(via.stats.leaf_evals, direct.stats.leaf_evals, "seed {seed} {kind:?}");
+                let deep = SearchOptions {
+                    depth: Some(5),
+                    table: TableSize::Megabytes(1),
+                    ..opts.clone()
+                };
+                let id = iterative::search(&tree, Algorithm::Bns, &deep).unwrap();
+                let (lo, hi) = id.bound.unwrap();
+                let v = Algorithm::AlphaBeta
+                    .search(&tree, &SearchOptions::default())
+                    .unwrap()
+                    .value
+                    .unwrap();
+                assert!(lo <= v && v < hi, "seed {seed} {kind:?}");
+            }
+            let rutko = Algorithm::Bns.search(&tree, &SearchOptions::default()).unwrap();
+            let direct = search_with(&tree, &SearchOptions::default(), &mut Rutko, &mut NoObserver).unwrap();
+            assert_eq!(
+                rutko.stats.leaf_evals, direct.stats.leaf_evals,
+                "seed {seed}: Rutko's by default"
+            );
+        }
     }
 
     /// A tree with one leaf value still gets a pass that names a move.

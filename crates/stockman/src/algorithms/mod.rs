@@ -294,7 +294,10 @@ impl Algorithm {
             Algorithm::MtDual => mt_dual::search_kept(game, opts, obs, table, heur),
             Algorithm::Mtdf => mtdf::search_kept(game, opts, obs, table, heur),
             Algorithm::MtdBi => mtd_bi::search_kept(game, opts, obs, table, heur),
-            Algorithm::Bns => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
+            Algorithm::Bns => match opts.bns_guess {
+                bns::GuessKind::Rutko => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
+                bns::GuessKind::Bisect => bns::search_kept(game, opts, &mut bns::Bisect, obs, table, heur),
+            },
             _ => self.search_observed(game, opts, obs),
         }
     }
