@@ -35,10 +35,7 @@ fn run(args: &[&str]) {
 
 /// Counts without the clocks.
 fn counts(s: &Stats) -> Stats {
-    Stats {
-        time_us: 0,
-        ..s.clone()
-    }
+    Stats { time_us: 0, ..*s }
 }
 
 type Key = (String, u32, Option<u64>, String);

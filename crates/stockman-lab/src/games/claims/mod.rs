@@ -13,13 +13,11 @@
 //! which none of these grids is; here a claim is **reproduced** or **not
 //! reproduced** in stockman's setting, by the threshold each claim states.
 
-use super::summary::{crate_fmt_time, fmt_count, fmt_int, fmt_list, fmt_ratio};
-use super::{read_csv, summarize, table_entries, GameCell, GameRecord, GameSummary};
+use super::{read_csv, summarize, GameCell, GameRecord, GameSummary};
 use crate::Error;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use stockman::Stats;
 
 /// A game of the report and the grid folders (under the grids' root) that
 /// hold its rows; the folders of one game are read as one grid.
@@ -424,162 +422,6 @@ pub fn verdicts(games: &[GameFigures]) -> String {
     o
 }
 
-/// A game's table at its deepest depth with the largest table.
-pub fn deepest(g: &GameFigures) -> String {
-    let mut o = String::new();
-    let n = g.cell(NS).map_or(0, |c| c.searches);
-    let _ = writeln!(
-        o,
-        "**{}, depth {}** ({} positions, {} MiB table, {} entries):\n",
-        g.name,
-        g.depth,
-        n,
-        super::fmt_mb(g.table_mb),
-        fmt_int(table_entries(g.table_mb))
-    );
-    let _ = writeln!(
-        o,
-        "| algorithm | mean leaves | mean positions | mean CPU time | passes | leaves / NegaScout | positions / NegaScout | time / NegaScout |"
-    );
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (a, name) in g.summary.algorithms.iter().enumerate() {
-        let Some(c) = g
-            .summary
-            .cells
-            .get(&Some(g.table_mb.to_bits()))
-            .and_then(|s| s.get(&(a, g.depth)))
-        else {
-            continue;
-        };
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
-            display_name(name),
-            fmt_count(c.leaves),
-            fmt_count(c.nodes),
-            crate_fmt_time(c.time_us),
-            c.passes,
-            fmt_ratio(c.leaves_vs_ns),
-            fmt_ratio(c.nodes_vs_ns),
-            fmt_ratio(c.time_vs_ns)
-        );
-    }
-    o
-}
-
-/// Leaves relative to NegaScout against depth, largest table, for the
-/// depth-first algorithms other than NegaScout.
-pub fn by_depth(games: &[GameFigures]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(o, "| game | algorithm | depth: leaves / NegaScout |\n|---|---|---|");
-    for g in games {
-        for algo in [AB, MTSSS, MTDF, MTDUAL, BNS] {
-            let cells: Vec<String> = g
-                .summary
-                .depths
-                .iter()
-                .filter_map(|&d| Some(format!("{d}: {:.3}", g.cell_at(algo, d)?.leaves_vs_ns?)))
-                .collect();
-            if !cells.is_empty() {
-                let _ = writeln!(o, "| {} | {} | {} |", g.name, short_name(algo), cells.join(", "));
-            }
-        }
-    }
-    o
-}
-
-/// Leaves at the deepest depth against the table's size.
-pub fn table_sizes(games: &[GameFigures]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| game, depth | algorithm | table entries: leaves / NegaScout's with the largest table |\n|---|---|---|"
-    );
-    for g in games {
-        for algo in [NS, MTDF, MTSSS, MTDUAL] {
-            let cells: Vec<String> = g
-                .summary
-                .tables
-                .iter()
-                .filter_map(|&t| {
-                    let r = g.leaves_with_table(algo, t)?;
-                    Some(format!("{}: {r:.3}", fmt_int(table_entries(t))))
-                })
-                .collect();
-            if !cells.is_empty() {
-                let _ = writeln!(
-                    o,
-                    "| {}, {} | {} | {} |",
-                    g.name,
-                    g.depth,
-                    short_name(algo),
-                    cells.join(", ")
-                );
-            }
-        }
-    }
-    o
-}
-
-/// Leaves relative to the minimal tree at each game's deepest depth with
-/// minimal trees.
-pub fn minimal(games: &[GameFigures]) -> String {
-    let algos = [AB, NS, MTDF, MTSSS, MTDUAL, BNS, "sss"];
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| game, depth | positions | {} |\n|---|---:|{}",
-        algos.iter().map(|a| short_name(a)).collect::<Vec<_>>().join(" | "),
-        "---:|".repeat(algos.len())
-    );
-    for g in games {
-        let Some(d) = g.minimal_depth() else { continue };
-        let m = &g.summary.minimal[&d];
-        let cells: Vec<String> = algos
-            .iter()
-            .map(|a| {
-                g.cell_at(a, d)
-                    .and_then(|c| c.leaves_vs_minimal)
-                    .map_or("-".to_string(), |x| format!("{x:.2}"))
-            })
-            .collect();
-        let _ = writeln!(o, "| {}, {d} | {} | {} |", g.name, m.positions, cells.join(" | "));
-    }
-    o
-}
-
-/// What each grid holds: positions, depths, table sizes, rows.
-pub fn grids(games: &[GameFigures]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| game | positions | depths | table sizes (MiB) | minimal trees at depths | rows |\n|---|---:|---|---|---|---:|"
-    );
-    for g in games {
-        let s = &g.summary;
-        let minimal: Vec<u32> = s.minimal.keys().copied().collect();
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} | {} |",
-            g.name,
-            s.positions,
-            fmt_list(&s.depths),
-            s.tables
-                .iter()
-                .map(|t| super::fmt_mb(*t))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if minimal.is_empty() {
-                "-".to_string()
-            } else {
-                fmt_list(&minimal)
-            },
-            fmt_int(s.rows as u64)
-        );
-    }
-    o
-}
-
 /// Every generated block of the report, by name: `grids`, `verdicts`,
 /// `deepest-<game>` (the game's name lower-cased, spaces as dashes),
 /// `by-depth`, `table-sizes`, `minimal`.
@@ -609,6 +451,19 @@ pub fn report_blocks(root: &Path) -> Result<Vec<(String, String)>, Error> {
         .map(|g| GameFigures::load(root, g))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(blocks(&games))
+}
+
+/// One baseline variant of a game ([`GameFigures::baseline_rows`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaselineRow {
+    /// The variant's folder name: `no-aspiration` or `wN`.
+    pub name: String,
+    /// NegaScout's leaves relative to the report's NegaScout.
+    pub negascout: Option<f64>,
+    /// Alpha-beta's leaves relative to the report's NegaScout.
+    pub alphabeta: Option<f64>,
+    /// The share of NegaScout's aspirated iterations whose window failed.
+    pub failed: Option<f64>,
 }
 
 /// A search's leaves per position at (depth, table) for a row name.
@@ -647,7 +502,7 @@ impl GameFigures {
     /// Per baseline variant: NegaScout's and alpha-beta's leaves at the
     /// deepest depth relative to the report's NegaScout (geometric mean),
     /// and the fraction of aspirated iterations whose window failed.
-    pub fn baseline_rows(&self) -> Vec<(String, Option<f64>, Option<f64>, Option<f64>)> {
+    pub fn baseline_rows(&self) -> Vec<BaselineRow> {
         let main_ns = leaves_by_position(&self.records, NS, self.depth, self.table_mb);
         self.baselines
             .iter()
@@ -661,12 +516,12 @@ impl GameFigures {
                     (f + r.stats.passes.saturating_sub(d), t + d.saturating_sub(1))
                 });
                 let has_window = name != "no-aspiration" && tries > 0;
-                (
-                    name.clone(),
-                    leaf_ratio(&ns, &main_ns),
-                    leaf_ratio(&ab, &main_ns),
-                    has_window.then(|| fails as f64 / tries as f64),
-                )
+                BaselineRow {
+                    name: name.clone(),
+                    negascout: leaf_ratio(&ns, &main_ns),
+                    alphabeta: leaf_ratio(&ab, &main_ns),
+                    failed: has_window.then(|| fails as f64 / tries as f64),
+                }
             })
             .collect()
     }
@@ -676,7 +531,7 @@ impl GameFigures {
     pub fn strongest_negascout(&self) -> (String, f64) {
         self.baseline_rows()
             .into_iter()
-            .filter_map(|(n, ns, _, _)| Some((n, ns?)))
+            .filter_map(|r| Some((r.name, r.negascout?)))
             .fold(("the report's (aspiration 10)".to_string(), 1.0), |best, x| {
                 if x.1 < best.1 {
                     x
@@ -685,206 +540,6 @@ impl GameFigures {
                 }
             })
     }
-}
-
-/// The baselines table: for each game with variants, NegaScout and
-/// alpha-beta under each aspiration setting.
-pub fn baselines(games: &[GameFigures]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| game, depth | baseline setting | NegaScout leaves / the report's NegaScout | alpha-beta leaves / the report's NegaScout | failed windows (NegaScout) |\n|---|---|---:|---:|---:|"
-    );
-    for g in games {
-        for (name, ns, ab, fail) in g.baseline_rows() {
-            let _ = writeln!(
-                o,
-                "| {}, {} | {} | {} | {} | {} |",
-                g.name,
-                g.depth,
-                name,
-                fmt_ratio(ns),
-                fmt_ratio(ab),
-                fail.map_or("-".to_string(), |f| format!("{:.0}%", 100.0 * f))
-            );
-        }
-    }
-    o
-}
-
-/// Best Node Search's first window: per game, the report's BNS and each
-/// variant run beside it, relative to the report's NegaScout (leaves and
-/// positions, geometric means at the deepest depth, largest table), with
-/// the mean passes per search.
-pub fn bns_windows(games: &[GameFigures]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| game, depth | BNS first window | leaves / NegaScout | positions / NegaScout | passes |\n|---|---|---:|---:|---:|"
-    );
-    for g in games {
-        if g.bns_windows.is_empty() {
-            continue;
-        }
-        let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
-        let ratio = |rows: &HashMap<&str, &GameRecord>, f: fn(&Stats) -> u64| -> Option<f64> {
-            let logs: Vec<f64> = rows
-                .iter()
-                .filter_map(|(p, x)| {
-                    let y = main_ns.get(p)?;
-                    (f(&x.stats) > 0 && f(&y.stats) > 0).then(|| (f(&x.stats) as f64 / f(&y.stats) as f64).ln())
-                })
-                .collect();
-            (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-        };
-        let mut rows = vec![(
-            "the report's grid (see the setting)".to_string(),
-            leaves_by_position(&g.records, BNS, g.depth, g.table_mb),
-        )];
-        for (name, records) in &g.bns_windows {
-            rows.push((name.clone(), leaves_by_position(records, BNS, g.depth, g.table_mb)));
-        }
-        for (name, r) in rows {
-            let passes = r.values().map(|x| x.stats.passes as f64).sum::<f64>() / r.len().max(1) as f64;
-            let _ = writeln!(
-                o,
-                "| {}, {} | {} | {} | {} | {:.1} |",
-                g.name,
-                g.depth,
-                name,
-                fmt_ratio(ratio(&r, |s| s.leaf_evals)),
-                fmt_ratio(ratio(&r, |s| s.nodes)),
-                passes
-            );
-        }
-    }
-    o
-}
-
-/// The algorithms of the random-tree table of Best Node Search, with their
-/// column titles.
-const RANDOM_ALGOS: &[(&str, &str)] = &[
-    ("negascout", "NegaScout"),
-    ("sss", "SSS\\*"),
-    ("dual", "Dual\\*"),
-    ("mtdf", "MTD(f)"),
-    ("mtd-bi", "MTD(bi)"),
-    ("bns", "BNS"),
-    ("bns-bisect", "BNS, midpoint guess"),
-];
-
-/// Depths of the random-tree table: the shallow trees are too small to
-/// tell the algorithms apart.
-const RANDOM_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
-
-/// The random-tree table of Best Node Search (a random-tree grid's rows):
-/// per shape, each algorithm's leaves relative to alpha-beta's on the same
-/// tree (geometric mean over depths 4-8 and seeds), and which algorithm
-/// evaluates the fewest leaves and visits the fewest positions.
-pub fn bns_random(records: &[crate::Record]) -> String {
-    use std::collections::BTreeMap;
-    type Tree = (String, String, u32, u32, u64);
-    let mut by_tree: HashMap<(Tree, &str), &crate::Record> = HashMap::new();
-    let mut shapes: BTreeMap<(String, String, u32), ()> = BTreeMap::new();
-    for r in records
-        .iter()
-        .filter(|r| r.error.is_none() && RANDOM_DEPTHS.contains(&r.depth))
-    {
-        by_tree.insert((r.tree_key(), r.algorithm.as_str()), r);
-        shapes.insert((r.model.clone(), r.order.clone(), r.width), ());
-    }
-    let geomean = |xs: &[f64]| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp();
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "| tree | {} | fewest leaves | fewest positions |\n|---|{}---|---|",
-        RANDOM_ALGOS.iter().map(|a| a.1).collect::<Vec<_>>().join(" | "),
-        "---:|".repeat(RANDOM_ALGOS.len())
-    );
-    let (mut fewest_bns, mut shapes_seen, mut excess) = (0, 0, Vec::new());
-    for (model, order, width) in shapes.keys() {
-        let trees: Vec<&Tree> = by_tree
-            .keys()
-            .filter(|(t, a)| *a == "alphabeta" && t.0 == *model && t.1 == *order && t.2 == *width)
-            .map(|(t, _)| t)
-            .collect();
-        let ratio = |algo: &str, f: fn(&Stats) -> u64| -> Option<f64> {
-            let xs: Vec<f64> = trees
-                .iter()
-                .filter_map(|t| {
-                    let a = by_tree.get(&((*t).clone(), algo))?;
-                    let b = by_tree.get(&((*t).clone(), "alphabeta"))?;
-                    (f(&b.stats) > 0 && f(&a.stats) > 0).then(|| f(&a.stats) as f64 / f(&b.stats) as f64)
-                })
-                .collect();
-            (!xs.is_empty()).then(|| geomean(&xs))
-        };
-        let leaves: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.leaf_evals)).collect();
-        let nodes: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.nodes)).collect();
-        let best = |xs: &[Option<f64>]| -> Option<usize> {
-            (0..xs.len())
-                .filter(|&i| xs[i].is_some())
-                .min_by(|&i, &j| xs[i].unwrap().total_cmp(&xs[j].unwrap()))
-        };
-        let (bl, bn) = (best(&leaves), best(&nodes));
-        let cells: Vec<String> = leaves
-            .iter()
-            .enumerate()
-            .map(|(i, x)| match x {
-                Some(x) if Some(i) == bl => format!("**{x:.2}**"),
-                Some(x) => format!("{x:.2}"),
-                None => "-".to_string(),
-            })
-            .collect();
-        let name = |b: Option<usize>| b.map_or("-".to_string(), |i| RANDOM_ALGOS[i].1.to_string());
-        let order_text = if order == "random" { "random order" } else { "ordered" };
-        shapes_seen += 1;
-        if bl.is_some_and(|i| RANDOM_ALGOS[i].0.starts_with("bns")) {
-            fewest_bns += 1;
-        }
-        // BNS (Rutko's guess) against the best of SSS*, Dual* and MTD(f) on
-        // iid trees of width 4 and 8, the model of most random-tree studies.
-        if model == "iid" && *width >= 4 {
-            let at = |name: &str| RANDOM_ALGOS.iter().position(|a| a.0 == name).and_then(|i| leaves[i]);
-            let others = ["sss", "dual", "mtdf"]
-                .iter()
-                .filter_map(|a| at(a))
-                .fold(f64::INFINITY, f64::min);
-            if let Some(b) = at("bns") {
-                excess.push((format!("{order_text}, w{width}"), b / others - 1.0));
-            }
-        }
-        let _ = writeln!(
-            o,
-            "| {model}, {order_text}, w{width} | {} | {} | {} |",
-            cells.join(" | "),
-            name(bl),
-            name(bn)
-        );
-    }
-    let _ = writeln!(
-        o,
-        "\nBest Node Search (Rutko's guess or the midpoint) evaluates the fewest leaves on {fewest_bns} of \
-         {shapes_seen} shapes: **{}** (rule: the fewest leaves on every shape).",
-        if fewest_bns == shapes_seen {
-            "reproduced"
-        } else {
-            "not reproduced"
-        }
-    );
-    if !excess.is_empty() {
-        let _ = writeln!(
-            o,
-            "On iid trees of width 4 and 8, BNS with Rutko's guess evaluates more leaves than the best of \
-             SSS\\*, Dual\\* and MTD(f) by: {}.",
-            excess
-                .iter()
-                .map(|(shape, x)| format!("{:.0}% ({shape})", 100.0 * x))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    o
 }
 
 /// Loads [`REPORT_GAMES`] from `root` and the random-tree grid of Best Node
@@ -944,146 +599,10 @@ pub fn fill_blocks(doc: &str, blocks: &[(String, String)]) -> Result<(String, Ve
     Ok((out, changed))
 }
 
+mod random;
+mod tables;
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod tests;
 
-    /// Two positions at depth 4 with tables of 1 and 16 MiB; the second
-    /// position's counts are the first's doubled, so every geometric mean is
-    /// the first position's ratio.
-    fn records(mt_sss_small: u64) -> Vec<GameRecord> {
-        let mut rs = Vec::new();
-        for (p, scale) in [("a", 1u64), ("b", 2)] {
-            for tt in [1.0, 16.0] {
-                for (algo, leaves) in [
-                    (AB, 110),
-                    (NS, 100),
-                    (MTDF, 90),
-                    (MTSSS, if tt < 16.0 { mt_sss_small } else { 96 }),
-                    (MTDUAL, 98),
-                    (BNS, 80),
-                ] {
-                    let job = rs.len() as u64;
-                    rs.push(GameRecord {
-                        job,
-                        game: "checkers".into(),
-                        position: p.into(),
-                        depth: 4,
-                        tt_mb: Some(tt),
-                        algorithm: algo.into(),
-                        value: (algo != BNS).then_some(7),
-                        bound: (algo == BNS).then_some((7, 8)),
-                        best_move: Some("11-15".into()),
-                        error: None,
-                        stats: Stats {
-                            leaf_evals: leaves * scale,
-                            nodes: 2 * leaves * scale,
-                            passes: if algo == MTDF { 14 } else { 1 },
-                            time_us: 10 * leaves * scale,
-                            ..Stats::default()
-                        },
-                        leaf_positions: None,
-                        minimax_positions: None,
-                        cpu_us: Some(10 * leaves * scale),
-                    });
-                }
-            }
-        }
-        rs
-    }
-
-    fn figures(mt_sss_small: u64) -> GameFigures {
-        let dir = std::env::temp_dir().join(format!("stockman-claims-{}-{mt_sss_small}", std::process::id()));
-        std::fs::create_dir_all(dir.join("checkers")).unwrap();
-        crate::games::write_csv(&dir.join("checkers/results.csv"), &records(mt_sss_small)).unwrap();
-        let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-        g
-    }
-
-    fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
-        (CLAIMS.iter().find(|c| c.id == id).unwrap().judge)(g)
-    }
-
-    #[test]
-    fn each_claim_reads_its_figure_and_applies_its_rule() {
-        let g = figures(96);
-        assert_eq!(g.depth, 4);
-        assert_eq!(g.table_mb, 16.0);
-        assert_eq!(verdict(&g, "1a"), Some((true, "0.960".into())));
-        assert_eq!(verdict(&g, "1b"), Some((true, "0.873".into())));
-        assert_eq!(verdict(&g, "1c"), Some((true, "0.873".into())));
-        assert_eq!(verdict(&g, "2a"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
-        assert_eq!(verdict(&g, "2b"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
-        assert_eq!(verdict(&g, "2c"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
-        assert_eq!(verdict(&g, "2d"), Some((true, "0.900".into())));
-        assert_eq!(verdict(&g, "2e"), Some((true, "3.50".into())));
-        // The same leaves with the small table; then 97 / 96 (1.0104), just past 1%.
-        assert_eq!(verdict(&g, "3"), Some((true, "1.000".into())));
-        assert_eq!(verdict(&figures(97), "3"), Some((false, "1.010".into())));
-        assert_eq!(verdict(&g, "4"), Some((true, "0.800".into())));
-        // A small table that costs MT-SSS* 4% more leaves fails claim 3.
-        assert_eq!(verdict(&figures(100), "3"), Some((false, "1.042".into())));
-        let v = verdicts(&[g.clone()]);
-        assert!(
-            v.contains("| 3 a table of fewer than 2^20 entries is enough for MT-SSS\\* |"),
-            "{v}"
-        );
-        assert!(v.contains("| reproduced (1.000) |"), "{v}");
-        let d = deepest(&g);
-        assert!(
-            d.contains("**checkers, depth 4** (2 positions, 16 MiB table, 786,432 entries)"),
-            "{d}"
-        );
-        assert!(
-            d.contains("| MTD(f) + ID | 135.0 | 270.0 | 1350 us | 14.0 | 0.900 | 0.900 | 0.900 |"),
-            "{d}"
-        );
-    }
-
-    #[test]
-    fn a_claim_without_its_rows_says_so() {
-        let g = figures(96);
-        let mut no_bns = g.clone();
-        let i = no_bns.summary.algorithms.iter().position(|a| a == BNS).unwrap();
-        for cells in no_bns.summary.cells.values_mut() {
-            cells.retain(|&(a, _), _| a != i);
-        }
-        assert_eq!(verdict(&no_bns, "4"), None);
-        assert!(verdicts(&[no_bns]).contains("| no data |"));
-    }
-
-    #[test]
-    fn blocks_are_filled_and_every_error_is_named() {
-        let blocks = vec![
-            ("x".to_string(), "new\n".to_string()),
-            ("y".to_string(), "same\n".to_string()),
-        ];
-        let doc = "intro\n<!-- begin generated x -->\nold\n<!-- end generated x -->\nmid\n\
-                   <!-- begin generated y -->\nsame\n<!-- end generated y -->\nend\n";
-        let (out, changed) = fill_blocks(doc, &blocks).unwrap();
-        assert_eq!(
-            out,
-            "intro\n<!-- begin generated x -->\nnew\n<!-- end generated x -->\nmid\n\
-             <!-- begin generated y -->\nsame\n<!-- end generated y -->\nend\n"
-        );
-        assert_eq!(changed, vec!["x".to_string()]);
-        assert_eq!(fill_blocks(&out, &blocks).unwrap(), (out.clone(), vec![]));
-
-        let unknown = "a\n\n<!-- begin generated z -->\n<!-- end generated z -->\n";
-        assert_eq!(
-            fill_blocks(unknown, &blocks).unwrap_err().0,
-            "line 3: no generated block named `z`"
-        );
-        let open = "<!-- begin generated x -->\nold\n";
-        assert_eq!(
-            fill_blocks(open, &blocks).unwrap_err().0,
-            "line 1: block `x` has no `<!-- end generated x -->`"
-        );
-        let only_x = "<!-- begin generated x -->\n<!-- end generated x -->\n";
-        assert_eq!(
-            fill_blocks(only_x, &blocks).unwrap_err().0,
-            "the document has no generated block `y`"
-        );
-    }
-}
+pub use random::bns_random;
+pub use tables::{baselines, bns_windows, by_depth, deepest, grids, minimal, table_sizes};

@@ -1,0 +1,236 @@
+//! The report's tables: each game at its deepest depth, against depth, by
+//! table size, against the minimal tree, the grids, the baselines and Best
+//! Node Search's first windows.
+
+use super::{display_name, leaves_by_position, short_name, GameFigures, AB, BNS, MTDF, MTDUAL, MTSSS, NS};
+use crate::games::summary::{crate_fmt_time, fmt_count, fmt_int, fmt_list, fmt_ratio};
+use crate::games::{fmt_mb, table_entries, GameRecord};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use stockman::Stats;
+
+/// A game's table at its deepest depth with the largest table.
+pub fn deepest(g: &GameFigures) -> String {
+    let mut o = String::new();
+    let n = g.cell(NS).map_or(0, |c| c.searches);
+    let _ = writeln!(
+        o,
+        "**{}, depth {}** ({} positions, {} MiB table, {} entries):\n",
+        g.name,
+        g.depth,
+        n,
+        fmt_mb(g.table_mb),
+        fmt_int(table_entries(g.table_mb))
+    );
+    let _ = writeln!(
+        o,
+        "| algorithm | mean leaves | mean positions | mean CPU time | passes | leaves / NegaScout | positions / NegaScout | time / NegaScout |"
+    );
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (a, name) in g.summary.algorithms.iter().enumerate() {
+        let Some(c) = g
+            .summary
+            .cells
+            .get(&Some(g.table_mb.to_bits()))
+            .and_then(|s| s.get(&(a, g.depth)))
+        else {
+            continue;
+        };
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
+            display_name(name),
+            fmt_count(c.leaves),
+            fmt_count(c.nodes),
+            crate_fmt_time(c.time_us),
+            c.passes,
+            fmt_ratio(c.leaves_vs_ns),
+            fmt_ratio(c.nodes_vs_ns),
+            fmt_ratio(c.time_vs_ns)
+        );
+    }
+    o
+}
+
+/// Leaves relative to NegaScout against depth, largest table, for the
+/// depth-first algorithms other than NegaScout.
+pub fn by_depth(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "| game | algorithm | depth: leaves / NegaScout |\n|---|---|---|");
+    for g in games {
+        for algo in [AB, MTSSS, MTDF, MTDUAL, BNS] {
+            let cells: Vec<String> = g
+                .summary
+                .depths
+                .iter()
+                .filter_map(|&d| Some(format!("{d}: {:.3}", g.cell_at(algo, d)?.leaves_vs_ns?)))
+                .collect();
+            if !cells.is_empty() {
+                let _ = writeln!(o, "| {} | {} | {} |", g.name, short_name(algo), cells.join(", "));
+            }
+        }
+    }
+    o
+}
+
+/// Leaves at the deepest depth against the table's size.
+pub fn table_sizes(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | algorithm | table entries: leaves / NegaScout's with the largest table |\n|---|---|---|"
+    );
+    for g in games {
+        for algo in [NS, MTDF, MTSSS, MTDUAL] {
+            let cells: Vec<String> = g
+                .summary
+                .tables
+                .iter()
+                .filter_map(|&t| {
+                    let r = g.leaves_with_table(algo, t)?;
+                    Some(format!("{}: {r:.3}", fmt_int(table_entries(t))))
+                })
+                .collect();
+            if !cells.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "| {}, {} | {} | {} |",
+                    g.name,
+                    g.depth,
+                    short_name(algo),
+                    cells.join(", ")
+                );
+            }
+        }
+    }
+    o
+}
+
+/// Leaves relative to the minimal tree at each game's deepest depth with
+/// minimal trees.
+pub fn minimal(games: &[GameFigures]) -> String {
+    let algos = [AB, NS, MTDF, MTSSS, MTDUAL, BNS, "sss"];
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | positions | {} |\n|---|---:|{}",
+        algos.iter().map(|a| short_name(a)).collect::<Vec<_>>().join(" | "),
+        "---:|".repeat(algos.len())
+    );
+    for g in games {
+        let Some(d) = g.minimal_depth() else { continue };
+        let m = &g.summary.minimal[&d];
+        let cells: Vec<String> = algos
+            .iter()
+            .map(|a| {
+                g.cell_at(a, d)
+                    .and_then(|c| c.leaves_vs_minimal)
+                    .map_or("-".to_string(), |x| format!("{x:.2}"))
+            })
+            .collect();
+        let _ = writeln!(o, "| {}, {d} | {} | {} |", g.name, m.positions, cells.join(" | "));
+    }
+    o
+}
+
+/// What each grid holds: positions, depths, table sizes, rows.
+pub fn grids(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game | positions | depths | table sizes (MiB) | minimal trees at depths | rows |\n|---|---:|---|---|---|---:|"
+    );
+    for g in games {
+        let s = &g.summary;
+        let minimal: Vec<u32> = s.minimal.keys().copied().collect();
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} | {} |",
+            g.name,
+            s.positions,
+            fmt_list(&s.depths),
+            s.tables.iter().map(|t| fmt_mb(*t)).collect::<Vec<_>>().join(", "),
+            if minimal.is_empty() {
+                "-".to_string()
+            } else {
+                fmt_list(&minimal)
+            },
+            fmt_int(s.rows as u64)
+        );
+    }
+    o
+}
+
+/// The baselines table: for each game with variants, NegaScout and
+/// alpha-beta under each aspiration setting.
+pub fn baselines(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | baseline setting | NegaScout leaves / the report's NegaScout | alpha-beta leaves / the report's NegaScout | failed windows (NegaScout) |\n|---|---|---:|---:|---:|"
+    );
+    for g in games {
+        for row in g.baseline_rows() {
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {} |",
+                g.name,
+                g.depth,
+                row.name,
+                fmt_ratio(row.negascout),
+                fmt_ratio(row.alphabeta),
+                row.failed.map_or("-".to_string(), |f| format!("{:.0}%", 100.0 * f))
+            );
+        }
+    }
+    o
+}
+
+/// Best Node Search's first window: per game, the report's BNS and each
+/// variant run beside it, relative to the report's NegaScout (leaves and
+/// positions, geometric means at the deepest depth, largest table), with
+/// the mean passes per search.
+pub fn bns_windows(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | BNS first window | leaves / NegaScout | positions / NegaScout | passes |\n|---|---|---:|---:|---:|"
+    );
+    for g in games {
+        if g.bns_windows.is_empty() {
+            continue;
+        }
+        let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
+        let ratio = |rows: &HashMap<&str, &GameRecord>, f: fn(&Stats) -> u64| -> Option<f64> {
+            let logs: Vec<f64> = rows
+                .iter()
+                .filter_map(|(p, x)| {
+                    let y = main_ns.get(p)?;
+                    (f(&x.stats) > 0 && f(&y.stats) > 0).then(|| (f(&x.stats) as f64 / f(&y.stats) as f64).ln())
+                })
+                .collect();
+            (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+        };
+        let mut rows = vec![(
+            "the report's grid (see the setting)".to_string(),
+            leaves_by_position(&g.records, BNS, g.depth, g.table_mb),
+        )];
+        for (name, records) in &g.bns_windows {
+            rows.push((name.clone(), leaves_by_position(records, BNS, g.depth, g.table_mb)));
+        }
+        for (name, r) in rows {
+            let passes = r.values().map(|x| x.stats.passes as f64).sum::<f64>() / r.len().max(1) as f64;
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {:.1} |",
+                g.name,
+                g.depth,
+                name,
+                fmt_ratio(ratio(&r, |s| s.leaf_evals)),
+                fmt_ratio(ratio(&r, |s| s.nodes)),
+                passes
+            );
+        }
+    }
+    o
+}

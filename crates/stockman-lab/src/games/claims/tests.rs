@@ -1,0 +1,144 @@
+use super::*;
+use stockman::Stats;
+
+/// Two positions at depth 4 with tables of 1 and 16 MiB; the second
+/// position's counts are the first's doubled, so every geometric mean is
+/// the first position's ratio.
+fn records(mt_sss_small: u64) -> Vec<GameRecord> {
+    let mut rs = Vec::new();
+    for (p, scale) in [("a", 1u64), ("b", 2)] {
+        for tt in [1.0, 16.0] {
+            for (algo, leaves) in [
+                (AB, 110),
+                (NS, 100),
+                (MTDF, 90),
+                (MTSSS, if tt < 16.0 { mt_sss_small } else { 96 }),
+                (MTDUAL, 98),
+                (BNS, 80),
+            ] {
+                let job = rs.len() as u64;
+                rs.push(GameRecord {
+                    job,
+                    game: "checkers".into(),
+                    position: p.into(),
+                    depth: 4,
+                    tt_mb: Some(tt),
+                    algorithm: algo.into(),
+                    value: (algo != BNS).then_some(7),
+                    bound: (algo == BNS).then_some((7, 8)),
+                    best_move: Some("11-15".into()),
+                    error: None,
+                    stats: Stats {
+                        leaf_evals: leaves * scale,
+                        nodes: 2 * leaves * scale,
+                        passes: if algo == MTDF { 14 } else { 1 },
+                        time_us: 10 * leaves * scale,
+                        ..Stats::default()
+                    },
+                    leaf_positions: None,
+                    minimax_positions: None,
+                    cpu_us: Some(10 * leaves * scale),
+                });
+            }
+        }
+    }
+    rs
+}
+
+fn figures(mt_sss_small: u64) -> GameFigures {
+    // A folder per call: the tests run at once.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("stockman-claims-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(dir.join("checkers")).unwrap();
+    crate::games::write_csv(&dir.join("checkers/results.csv"), &records(mt_sss_small)).unwrap();
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    g
+}
+
+fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
+    (CLAIMS.iter().find(|c| c.id == id).unwrap().judge)(g)
+}
+
+#[test]
+fn each_claim_reads_its_figure_and_applies_its_rule() {
+    let g = figures(96);
+    assert_eq!(g.depth, 4);
+    assert_eq!(g.table_mb, 16.0);
+    assert_eq!(verdict(&g, "1a"), Some((true, "0.960".into())));
+    assert_eq!(verdict(&g, "1b"), Some((true, "0.873".into())));
+    assert_eq!(verdict(&g, "1c"), Some((true, "0.873".into())));
+    assert_eq!(verdict(&g, "2a"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
+    assert_eq!(verdict(&g, "2b"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
+    assert_eq!(verdict(&g, "2c"), Some((true, "0.900 vs MT-SSS\\* 0.960".into())));
+    assert_eq!(verdict(&g, "2d"), Some((true, "0.900".into())));
+    assert_eq!(verdict(&g, "2e"), Some((true, "3.50".into())));
+    // The same leaves with the small table; then 97 / 96 (1.0104), just past 1%.
+    assert_eq!(verdict(&g, "3"), Some((true, "1.000".into())));
+    assert_eq!(verdict(&figures(97), "3"), Some((false, "1.010".into())));
+    assert_eq!(verdict(&g, "4"), Some((true, "0.800".into())));
+    // A small table that costs MT-SSS* 4% more leaves fails claim 3.
+    assert_eq!(verdict(&figures(100), "3"), Some((false, "1.042".into())));
+    let v = verdicts(std::slice::from_ref(&g));
+    assert!(
+        v.contains("| 3 a table of fewer than 2^20 entries is enough for MT-SSS\\* |"),
+        "{v}"
+    );
+    assert!(v.contains("| reproduced (1.000) |"), "{v}");
+    let d = deepest(&g);
+    assert!(
+        d.contains("**checkers, depth 4** (2 positions, 16 MiB table, 786,432 entries)"),
+        "{d}"
+    );
+    assert!(
+        d.contains("| MTD(f) + ID | 135.0 | 270.0 | 1350 us | 14.0 | 0.900 | 0.900 | 0.900 |"),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_claim_without_its_rows_says_so() {
+    let g = figures(96);
+    let mut no_bns = g.clone();
+    let i = no_bns.summary.algorithms.iter().position(|a| a == BNS).unwrap();
+    for cells in no_bns.summary.cells.values_mut() {
+        cells.retain(|&(a, _), _| a != i);
+    }
+    assert_eq!(verdict(&no_bns, "4"), None);
+    assert!(verdicts(&[no_bns]).contains("| no data |"));
+}
+
+#[test]
+fn blocks_are_filled_and_every_error_is_named() {
+    let blocks = vec![
+        ("x".to_string(), "new\n".to_string()),
+        ("y".to_string(), "same\n".to_string()),
+    ];
+    let doc = "intro\n<!-- begin generated x -->\nold\n<!-- end generated x -->\nmid\n\
+               <!-- begin generated y -->\nsame\n<!-- end generated y -->\nend\n";
+    let (out, changed) = fill_blocks(doc, &blocks).unwrap();
+    assert_eq!(
+        out,
+        "intro\n<!-- begin generated x -->\nnew\n<!-- end generated x -->\nmid\n\
+         <!-- begin generated y -->\nsame\n<!-- end generated y -->\nend\n"
+    );
+    assert_eq!(changed, vec!["x".to_string()]);
+    assert_eq!(fill_blocks(&out, &blocks).unwrap(), (out.clone(), vec![]));
+
+    let unknown = "a\n\n<!-- begin generated z -->\n<!-- end generated z -->\n";
+    assert_eq!(
+        fill_blocks(unknown, &blocks).unwrap_err().0,
+        "line 3: no generated block named `z`"
+    );
+    let open = "<!-- begin generated x -->\nold\n";
+    assert_eq!(
+        fill_blocks(open, &blocks).unwrap_err().0,
+        "line 1: block `x` has no `<!-- end generated x -->`"
+    );
+    let only_x = "<!-- begin generated x -->\n<!-- end generated x -->\n";
+    assert_eq!(
+        fill_blocks(only_x, &blocks).unwrap_err().0,
+        "the document has no generated block `y`"
+    );
+}
