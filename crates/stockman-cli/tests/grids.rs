@@ -278,3 +278,43 @@ fn a_slice_of_the_random_tree_grid_regenerates() {
     }
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+#[test]
+fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
+    let deck = root().join("crates/stockman/tests/data/checkers/acf-3-move.txt");
+    // The curve's first opening is the deck's first.
+    slice(
+        "checkers",
+        "table-curve/checkers",
+        &deck,
+        1,
+        &[
+            "--depths",
+            "15",
+            "--algo",
+            "negascout,mtdf",
+            "--iterative",
+            "--history",
+            "--tt-mb",
+            "4,256",
+        ],
+    );
+    let set = root().join("crates/stockman/tests/data/connect4/Test_L2_R2");
+    slice(
+        "connect4",
+        "bns-window/connect4/w10",
+        &set,
+        3,
+        &[
+            "--depths",
+            "2..12",
+            "--algo",
+            "bns",
+            "--iterative",
+            "--bns-window",
+            "10",
+            "--tt-mb",
+            "16",
+        ],
+    );
+}
