@@ -287,3 +287,43 @@ pub fn table_curve(games: &[GameFigures]) -> String {
     }
     o
 }
+
+/// The times of the deepest depth over every run: per algorithm, the
+/// median of the mean CPU time per search and of the time relative to
+/// NegaScout, each with its range (smallest-largest).
+pub fn timing(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | algorithm | runs | mean CPU time: median (range) | time / NegaScout: median (range) |\n|---|---|---:|---|---|"
+    );
+    let range = |xs: &[f64], f: &dyn Fn(f64) -> String| -> String {
+        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        match super::median(xs) {
+            Some(m) if xs.len() > 1 => format!("{} ({}-{})", f(m), f(lo), f(hi)),
+            Some(m) => f(m),
+            None => "-".to_string(),
+        }
+    };
+    for g in games {
+        for name in &g.summary.algorithms {
+            let times = g.mean_time_runs(name);
+            if times.is_empty() {
+                continue;
+            }
+            let ratios = g.time_runs(name);
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {} |",
+                g.name,
+                g.depth,
+                short_name(name),
+                times.len(),
+                range(&times, &crate_fmt_time),
+                range(&ratios, &|x| format!("{x:.3}"))
+            );
+        }
+    }
+    o
+}

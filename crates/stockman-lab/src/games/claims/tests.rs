@@ -46,15 +46,70 @@ fn records(mt_sss_small: u64) -> Vec<GameRecord> {
 }
 
 fn figures(mt_sss_small: u64) -> GameFigures {
+    load_with(mt_sss_small, &[]).unwrap()
+}
+
+/// Loads a grid written to a scratch folder, with repeat runs beside it.
+fn load_with(mt_sss_small: u64, repeats: &[Vec<GameRecord>]) -> Result<GameFigures, Error> {
     // A folder per call: the tests run at once.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("stockman-claims-{}-{n}", std::process::id()));
     std::fs::create_dir_all(dir.join("checkers")).unwrap();
     crate::games::write_csv(&dir.join("checkers/results.csv"), &records(mt_sss_small)).unwrap();
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    for (i, rows) in repeats.iter().enumerate() {
+        let d = dir.join(format!("repeats/checkers/run-{}", i + 2));
+        std::fs::create_dir_all(&d).unwrap();
+        crate::games::write_csv(&d.join("results.csv"), rows).unwrap();
+    }
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]);
     std::fs::remove_dir_all(&dir).unwrap();
     g
+}
+
+#[test]
+fn times_are_the_median_of_the_runs_and_repeats_must_be_the_same_searches() {
+    assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+    assert_eq!(median(&[4.0, 1.0]), Some(2.5));
+    assert_eq!(median(&[]), None);
+    // Two more runs: MTD(f) twice as slow in one, as fast as NegaScout in the other.
+    let slow: Vec<GameRecord> = records(96)
+        .into_iter()
+        .map(|mut r| {
+            if r.algorithm == MTDF {
+                r.cpu_us = r.cpu_us.map(|t| 2 * t);
+            }
+            r
+        })
+        .collect();
+    let even: Vec<GameRecord> = records(96)
+        .into_iter()
+        .map(|mut r| {
+            if r.algorithm == MTDF {
+                r.cpu_us = Some(10 * 100 * if r.position == "a" { 1 } else { 2 });
+            }
+            r
+        })
+        .collect();
+    let g = load_with(96, &[slow, even]).unwrap();
+    assert_eq!(g.time_runs(MTDF), vec![0.9, 1.8, 1.0]);
+    assert_eq!(g.vs_negascout(MTDF, Measure::Time), Some(1.0));
+    assert_eq!(verdict(&g, "2c"), Some((false, "1.000 vs MT-SSS\\* 0.960".into())));
+    // (The median run has MTD(f) as slow as NegaScout: slower than MT-SSS*, so 2c fails.)
+    let t = timing(std::slice::from_ref(&g));
+    assert!(
+        t.contains("| checkers, 4 | MTD(f) | 3 | 1500 us (1350 us-2700 us) | 1.000 (0.900-1.800) |"),
+        "{t}"
+    );
+    // A repeat that is not the same search is an error, not a time.
+    let mut other = records(96);
+    other[0].stats.leaf_evals += 1;
+    let e = load_with(96, &[other]).unwrap_err();
+    assert!(
+        e.0.contains("repeat run-2: alphabeta+id at a depth 4 is not the grid's search"),
+        "{}",
+        e.0
+    );
 }
 
 fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
