@@ -18,6 +18,7 @@ use crate::Error;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use stockman::Value;
 
 /// A game of the report and the grid folders (under the grids' root) that
 /// hold its rows; the folders of one game are read as one grid.
@@ -81,7 +82,7 @@ pub struct GameFigures {
 }
 
 /// The variant folders under `dir` (each with a `results.csv`), by name:
-/// names without a width first, then `wN` by width. None if `dir` is absent.
+/// names without a width first, then `wN` by width; none if `dir` is absent.
 fn variants(dir: &Path) -> Result<Vec<(String, Vec<GameRecord>)>, Error> {
     if !dir.is_dir() {
         return Ok(Vec::new());
@@ -117,6 +118,31 @@ impl GameFigures {
         let summary = summarize(&records);
         let baselines = variants(&root.join("baselines").join(game.dirs[0]))?;
         let bns_windows = variants(&root.join("bns-window").join(game.dirs[0]))?;
+        // A variant searches the same positions: its values (and BNS's
+        // bounds) must agree with the grid's NegaScout.
+        let values: HashMap<(&str, u32), Value> = records
+            .iter()
+            .filter(|r| r.algorithm == NS)
+            .filter_map(|r| Some(((r.position.as_str(), r.depth), r.value?)))
+            .collect();
+        for (name, rows) in baselines.iter().chain(&bns_windows) {
+            for r in rows {
+                let Some(&v) = values.get(&(r.position.as_str(), r.depth)) else {
+                    continue;
+                };
+                let holds = match (r.value, r.bound) {
+                    (Some(x), _) => x == v,
+                    (None, Some((lo, hi))) => lo <= v && v < hi,
+                    (None, None) => r.error.is_some(),
+                };
+                if !holds {
+                    return Err(Error::new(format!(
+                        "{}: variant {name}: {} at {} depth {} misses NegaScout's value {v}",
+                        game.name, r.algorithm, r.position, r.depth
+                    )));
+                }
+            }
+        }
         let curve = root.join("table-curve").join(game.dirs[0]).join("results.csv");
         let table_curve = if curve.is_file() {
             let s = summarize(&read_csv(&curve)?);
