@@ -612,7 +612,8 @@ pub struct BaselineRow {
     pub failed: Option<f64>,
 }
 
-/// A search's leaves per position at (depth, table) for a row name.
+/// A search's rows per position at (depth, table) for a row name (searches
+/// without a table, SSS\* and Dual\*, at any table).
 fn leaves_by_position<'a>(
     records: &'a [GameRecord],
     algo: &str,
@@ -625,7 +626,7 @@ fn leaves_by_position<'a>(
             r.algorithm == algo
                 && r.depth == depth
                 && r.error.is_none()
-                && r.tt_mb.map(f64::to_bits) == Some(table_mb.to_bits())
+                && r.tt_mb.is_none_or(|t| t.to_bits() == table_mb.to_bits())
         })
         .map(|r| (r.position.as_str(), r))
         .collect()
