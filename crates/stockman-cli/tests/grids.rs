@@ -318,3 +318,70 @@ fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
         ],
     );
 }
+
+/// `experiment claims`: `--check` passes on the committed report, fails
+/// with exit 1 naming the block when a generated figure was edited by
+/// hand, and rewrites it without `--check`; an unknown block is an error.
+#[test]
+fn claims_checks_and_rewrites_the_report() {
+    let grids = root().join("docs/experiments/games");
+    let random = root().join("docs/experiments/bns-random");
+    let report = std::fs::read_to_string(root().join("docs/experiments/real-games.md")).unwrap();
+    let tmp = scratch("claims");
+    let doc = tmp.join("report.md");
+    let claims = |extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            "claims",
+            "--grids",
+            grids.to_str().unwrap(),
+            "--random",
+            random.to_str().unwrap(),
+            "--doc",
+            doc.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_stockman"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&doc, &report).unwrap();
+    let out = claims(&["--check"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // A figure of the verdict table edited by hand.
+    let at = report.find("<!-- begin generated verdicts -->").unwrap();
+    let edited = format!(
+        "{}{}",
+        &report[..at],
+        report[at..].replacen("reproduced (", "reproduced (9", 1)
+    );
+    std::fs::write(&doc, &edited).unwrap();
+    let out = claims(&["--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("these generated blocks differ from the data: verdicts"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&doc).unwrap(),
+        edited,
+        "--check changed the file"
+    );
+    assert!(claims(&[]).status.success());
+    assert_eq!(std::fs::read_to_string(&doc).unwrap(), report);
+
+    // A block the data do not give.
+    std::fs::write(
+        &doc,
+        format!("{report}\n<!-- begin generated nonsense -->\n<!-- end generated nonsense -->\n"),
+    )
+    .unwrap();
+    let out = claims(&["--check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no generated block named `nonsense`"), "{err}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
