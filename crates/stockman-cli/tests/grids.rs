@@ -1,8 +1,6 @@
 //! The committed experiment data can be regenerated: a small slice of each
 //! grid behind the reports (the first positions at the shallow depths, a few
 //! random trees) is run again and every count must equal the committed row.
-//! The chess grids are left out: they predate the repetition-aware hash
-//! (docs/experiments/real-games.md says so) and no longer reproduce.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -384,4 +382,20 @@ fn claims_checks_and_rewrites_the_report() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no generated block named `nonsense`"), "{err}");
     std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn a_slice_of_the_chess_grids_regenerates() {
+    let bk = root().join("crates/stockman/tests/data/chess/bratko-kopec.epd");
+    let n = slice(
+        "chess",
+        "chess",
+        &bk,
+        2,
+        &[
+            "--depths", "1..3", "--algo", ALL, "--iterative", "--history", "--bns-window", "0", "--tt-mb",
+            "0.0625,16", "--minimal", "--minimal-depths", "1..2",
+        ],
+    );
+    assert_eq!(n, 2 * 3 * (6 * 2 + 1) + 2 * 2);
 }
