@@ -393,8 +393,19 @@ fn a_slice_of_the_chess_grids_regenerates() {
         &bk,
         2,
         &[
-            "--depths", "1..3", "--algo", ALL, "--iterative", "--history", "--bns-window", "0", "--tt-mb",
-            "0.0625,16", "--minimal", "--minimal-depths", "1..2",
+            "--depths",
+            "1..3",
+            "--algo",
+            ALL,
+            "--iterative",
+            "--history",
+            "--bns-window",
+            "0",
+            "--tt-mb",
+            "0.0625,16",
+            "--minimal",
+            "--minimal-depths",
+            "1..2",
         ],
     );
     assert_eq!(n, 2 * 3 * (6 * 2 + 1) + 2 * 2);
