@@ -50,7 +50,7 @@ fn key(r: &GameRecord) -> Key {
 /// Runs `stockman experiment --game GAME` on the first `n` positions of
 /// `positions` with `flags`, and compares every row with the committed
 /// `docs/experiments/games/DIR/results.csv`. Returns the rows compared.
-fn slice(game: &str, dir: &str, positions: &Path, n: usize, flags: &[&str]) -> usize {
+fn slice(game: &str, dir: &str, positions: &Path, n: usize, flags: &str) -> usize {
     let tmp = scratch(dir.replace('/', "-").as_str());
     let text = std::fs::read_to_string(positions).unwrap();
     let lines: Vec<&str> = text
@@ -72,7 +72,7 @@ fn slice(game: &str, dir: &str, positions: &Path, n: usize, flags: &[&str]) -> u
         "--threads",
         "1",
     ];
-    args.extend_from_slice(flags);
+    args.extend(flags.split_whitespace());
     run(&args);
     let committed: HashMap<Key, GameRecord> =
         read_csv(&root().join("docs/experiments/games").join(dir).join("results.csv"))
@@ -111,19 +111,7 @@ fn a_slice_of_the_checkers_grid_regenerates() {
         "checkers",
         &deck,
         3,
-        &[
-            "--depths",
-            "2..7",
-            "--algo",
-            ALL,
-            "--iterative",
-            "--history",
-            "--tt-mb",
-            "0.0625,16",
-            "--minimal",
-            "--minimal-depths",
-            "2..4",
-        ],
+        &format!("--depths 2..7 --algo {ALL} --iterative --history --tt-mb 0.0625,16 --minimal --minimal-depths 2..4"),
     );
     assert_eq!(n, 3 * 6 * (6 * 2 + 1) + 3 * 3);
 }
@@ -136,20 +124,7 @@ fn a_slice_of_the_connect_four_grid_regenerates() {
         "connect4",
         &set,
         3,
-        &[
-            "--depths",
-            "2..9",
-            "--algo",
-            ALL,
-            "--iterative",
-            "--bns-window",
-            "0",
-            "--tt-mb",
-            "1,16",
-            "--minimal",
-            "--minimal-depths",
-            "2..4",
-        ],
+        &format!("--depths 2..9 --algo {ALL} --iterative --bns-window 0 --tt-mb 1,16 --minimal --minimal-depths 2..4"),
     );
     assert_eq!(n, 3 * 8 * (6 * 2 + 1) + 3 * 3);
 }
@@ -162,20 +137,9 @@ fn a_slice_of_the_othello_grid_regenerates() {
         "othello",
         &ffo,
         2,
-        &[
-            "--depths",
-            "1..5",
-            "--algo",
-            ALL,
-            "--iterative",
-            "--bns-window",
-            "0",
-            "--tt-mb",
-            "0.0625,16",
-            "--minimal",
-            "--minimal-depths",
-            "1..3",
-        ],
+        &format!(
+            "--depths 1..5 --algo {ALL} --iterative --bns-window 0 --tt-mb 0.0625,16 --minimal --minimal-depths 1..3"
+        ),
     );
     assert_eq!(n, 2 * 5 * (6 * 2 + 1) + 2 * 3);
 }
@@ -188,33 +152,14 @@ fn a_slice_of_a_baseline_grid_regenerates() {
         "baselines/connect4/no-aspiration",
         &set,
         4,
-        &[
-            "--depths",
-            "2..12",
-            "--algo",
-            "alphabeta,negascout",
-            "--iterative",
-            "--no-aspiration",
-            "--tt-mb",
-            "16",
-        ],
+        "--depths 2..12 --algo alphabeta,negascout --iterative --no-aspiration --tt-mb 16",
     );
     slice(
         "connect4",
         "baselines/connect4/w50",
         &set,
         4,
-        &[
-            "--depths",
-            "2..12",
-            "--algo",
-            "alphabeta,negascout",
-            "--iterative",
-            "--aspiration",
-            "50",
-            "--tt-mb",
-            "16",
-        ],
+        "--depths 2..12 --algo alphabeta,negascout --iterative --aspiration 50 --tt-mb 16",
     );
 }
 
@@ -286,16 +231,7 @@ fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
         "table-curve/checkers",
         &deck,
         1,
-        &[
-            "--depths",
-            "15",
-            "--algo",
-            "negascout,mtdf",
-            "--iterative",
-            "--history",
-            "--tt-mb",
-            "4,256",
-        ],
+        "--depths 15 --algo negascout,mtdf --iterative --history --tt-mb 4,256",
     );
     let set = root().join("crates/stockman/tests/data/connect4/Test_L2_R2");
     slice(
@@ -303,17 +239,7 @@ fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
         "bns-window/connect4/w10",
         &set,
         3,
-        &[
-            "--depths",
-            "2..12",
-            "--algo",
-            "bns",
-            "--iterative",
-            "--bns-window",
-            "10",
-            "--tt-mb",
-            "16",
-        ],
+        "--depths 2..12 --algo bns --iterative --bns-window 10 --tt-mb 16",
     );
 }
 
@@ -392,21 +318,7 @@ fn a_slice_of_the_chess_grids_regenerates() {
         "chess",
         &bk,
         2,
-        &[
-            "--depths",
-            "1..3",
-            "--algo",
-            ALL,
-            "--iterative",
-            "--history",
-            "--bns-window",
-            "0",
-            "--tt-mb",
-            "0.0625,16",
-            "--minimal",
-            "--minimal-depths",
-            "1..2",
-        ],
+        &format!("--depths 1..3 --algo {ALL} --iterative --history --bns-window 0 --tt-mb 0.0625,16 --minimal --minimal-depths 1..2"),
     );
     assert_eq!(n, 2 * 3 * (6 * 2 + 1) + 2 * 2);
 }

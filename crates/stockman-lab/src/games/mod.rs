@@ -75,7 +75,7 @@ impl GameRecord {
 
     /// The row's place in a (position, depth, table, algorithm) grid, for
     /// checking that shards come from the same grid.
-    fn identity(&self) -> (&str, &str, u32, Option<u64>, &str) {
+    pub(crate) fn identity(&self) -> (&str, &str, u32, Option<u64>, &str) {
         (
             &self.game,
             &self.position,

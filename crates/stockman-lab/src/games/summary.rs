@@ -19,7 +19,7 @@ fn rank(name: &str) -> (usize, String) {
 }
 
 /// Geometric mean of positive ratios, `None` if there are none.
-fn geomean(xs: &[f64]) -> Option<f64> {
+pub(super) fn geomean(xs: &[f64]) -> Option<f64> {
     let logs: Vec<f64> = xs.iter().filter(|&&x| x > 0.0).map(|x| x.ln()).collect();
     (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
 }

@@ -13,12 +13,13 @@
 //! which none of these grids is; here a claim is **reproduced** or **not
 //! reproduced** in stockman's setting, by the threshold each claim states.
 
+use super::summary::geomean;
 use super::{read_csv, summarize, GameCell, GameRecord, GameSummary};
 use crate::Error;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
-use stockman::Value;
+use stockman::{Stats, Value};
 
 /// A game of the report and the grid folders (under the grids' root) that
 /// hold its rows; the folders of one game are read as one grid.
@@ -156,30 +157,12 @@ impl GameFigures {
         } else {
             None
         };
+        // The grid's rows by search, for checking that a repeat is the same search.
+        let main: HashMap<_, &GameRecord> = records.iter().map(|r| (r.identity(), r)).collect();
         let mut repeats = Vec::new();
         for (name, rows) in variants(&root.join("repeats").join(game.dirs[0]))? {
-            let main: HashMap<(&str, &str, u32, Option<u64>), &GameRecord> = records
-                .iter()
-                .map(|r| {
-                    (
-                        (
-                            r.position.as_str(),
-                            r.algorithm.as_str(),
-                            r.depth,
-                            r.tt_mb.map(f64::to_bits),
-                        ),
-                        r,
-                    )
-                })
-                .collect();
             for r in &rows {
-                let key = (
-                    r.position.as_str(),
-                    r.algorithm.as_str(),
-                    r.depth,
-                    r.tt_mb.map(f64::to_bits),
-                );
-                let same = main.get(&key).is_some_and(|m| {
+                let same = main.get(&r.identity()).is_some_and(|m| {
                     (m.stats.leaf_evals, m.stats.nodes, m.value) == (r.stats.leaf_evals, r.stats.nodes, r.value)
                 });
                 if !same {
@@ -228,7 +211,6 @@ impl GameFigures {
         self.cell_at(algo, self.depth)
     }
 
-    /// An algorithm's measure relative to NegaScout's at the deepest depth.
     /// An algorithm's measure relative to NegaScout's at the deepest depth;
     /// for time, the median over the runs ([`GameFigures::time_runs`]).
     pub fn vs_negascout(&self, algo: &str, m: Measure) -> Option<f64> {
@@ -247,7 +229,7 @@ impl GameFigures {
         let mut out: Vec<f64> = self.cell(algo).and_then(|c| c.time_vs_ns).into_iter().collect();
         for rows in &self.repeats {
             let total = |name: &str| -> (u64, usize) {
-                leaves_by_position(rows, name, self.depth, self.table_mb)
+                rows_by_position(rows, name, self.depth, self.table_mb)
                     .values()
                     .fold((0, 0), |(t, n), r| (t + r.cpu_us.unwrap_or(r.stats.time_us), n + 1))
             };
@@ -264,7 +246,7 @@ impl GameFigures {
     pub fn mean_time_runs(&self, algo: &str) -> Vec<f64> {
         let mut out: Vec<f64> = self.cell(algo).map(|c| c.time_us).into_iter().collect();
         for rows in &self.repeats {
-            let rs = leaves_by_position(rows, algo, self.depth, self.table_mb);
+            let rs = rows_by_position(rows, algo, self.depth, self.table_mb);
             if !rs.is_empty() {
                 let t: u64 = rs.values().map(|r| r.cpu_us.unwrap_or(r.stats.time_us)).sum();
                 out.push(t as f64 / rs.len() as f64);
@@ -493,12 +475,12 @@ pub const CLAIMS: &[Claim] = &[
             if g.bns_windows.is_empty() {
                 return None;
             }
-            let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
+            let main_ns = rows_by_position(&g.records, NS, g.depth, g.table_mb);
             let (name, r) = std::iter::once(("report", &g.records))
                 .chain(g.bns_windows.iter().map(|(n, rs)| (n.as_str(), rs)))
                 .filter_map(|(n, rs)| {
-                    let bns = leaves_by_position(rs, BNS, g.depth, g.table_mb);
-                    Some((n, leaf_ratio(&bns, &main_ns)?))
+                    let bns = rows_by_position(rs, BNS, g.depth, g.table_mb);
+                    Some((n, ratio_by_position(&bns, &main_ns, |s| s.leaf_evals)?))
                 })
                 .min_by(|a, b| a.1.total_cmp(&b.1))?;
             Some((r <= 0.90, format!("{r:.3}, {name}")))
@@ -613,13 +595,14 @@ pub struct BaselineRow {
 }
 
 /// A search's rows per position at (depth, table) for a row name (searches
-/// without a table, SSS\* and Dual\*, at any table).
-fn leaves_by_position<'a>(
+/// without a table, SSS\* and Dual\*, at any table), in position order so
+/// that every mean over them is summed in the same order on every run.
+fn rows_by_position<'a>(
     records: &'a [GameRecord],
     algo: &str,
     depth: u32,
     table_mb: f64,
-) -> HashMap<&'a str, &'a GameRecord> {
+) -> BTreeMap<&'a str, &'a GameRecord> {
     records
         .iter()
         .filter(|r| {
@@ -632,17 +615,22 @@ fn leaves_by_position<'a>(
         .collect()
 }
 
-/// Geometric mean over the positions both maps hold of `a / b` leaves.
-fn leaf_ratio(a: &HashMap<&str, &GameRecord>, b: &HashMap<&str, &GameRecord>) -> Option<f64> {
-    let logs: Vec<f64> = a
+/// Geometric mean over the positions both hold of `a`'s count over `b`'s
+/// (`f` picks the count; positions where either is 0 are left out, as in
+/// the grid's summary).
+fn ratio_by_position(
+    a: &BTreeMap<&str, &GameRecord>,
+    b: &BTreeMap<&str, &GameRecord>,
+    f: fn(&Stats) -> u64,
+) -> Option<f64> {
+    let xs: Vec<f64> = a
         .iter()
         .filter_map(|(p, x)| {
             let y = b.get(p)?;
-            (x.stats.leaf_evals > 0 && y.stats.leaf_evals > 0)
-                .then(|| (x.stats.leaf_evals as f64 / y.stats.leaf_evals as f64).ln())
+            (f(&x.stats) > 0 && f(&y.stats) > 0).then(|| f(&x.stats) as f64 / f(&y.stats) as f64)
         })
         .collect();
-    (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+    geomean(&xs)
 }
 
 impl GameFigures {
@@ -650,12 +638,12 @@ impl GameFigures {
     /// deepest depth relative to the report's NegaScout (geometric mean),
     /// and the fraction of aspirated iterations whose window failed.
     pub fn baseline_rows(&self) -> Vec<BaselineRow> {
-        let main_ns = leaves_by_position(&self.records, NS, self.depth, self.table_mb);
+        let main_ns = rows_by_position(&self.records, NS, self.depth, self.table_mb);
         self.baselines
             .iter()
             .map(|(name, rows)| {
-                let ns = leaves_by_position(rows, NS, self.depth, self.table_mb);
-                let ab = leaves_by_position(rows, AB, self.depth, self.table_mb);
+                let ns = rows_by_position(rows, NS, self.depth, self.table_mb);
+                let ab = rows_by_position(rows, AB, self.depth, self.table_mb);
                 // Iteration 1 searches the full window; each failed window
                 // adds one pass (the one-sided re-search cannot fail).
                 let (fails, tries) = ns.values().fold((0u64, 0u64), |(f, t), r| {
@@ -665,8 +653,8 @@ impl GameFigures {
                 let has_window = name != "no-aspiration" && tries > 0;
                 BaselineRow {
                     name: name.clone(),
-                    negascout: leaf_ratio(&ns, &main_ns),
-                    alphabeta: leaf_ratio(&ab, &main_ns),
+                    negascout: ratio_by_position(&ns, &main_ns, |s| s.leaf_evals),
+                    alphabeta: ratio_by_position(&ab, &main_ns, |s| s.leaf_evals),
                     failed: has_window.then(|| fails as f64 / tries as f64),
                 }
             })

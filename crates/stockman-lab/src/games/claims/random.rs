@@ -1,6 +1,7 @@
 //! The random-tree table of Best Node Search.
 
-use std::collections::HashMap;
+use crate::games::summary::geomean;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use stockman::Stats;
 
@@ -25,9 +26,9 @@ const RANDOM_DEPTHS: std::ops::RangeInclusive<u32> = 4..=8;
 /// tree (geometric mean over depths 4-8 and seeds), and which algorithm
 /// evaluates the fewest leaves and visits the fewest positions.
 pub fn bns_random(records: &[crate::Record]) -> String {
-    use std::collections::BTreeMap;
     type Tree = (String, String, u32, u32, u64);
-    let mut by_tree: HashMap<(Tree, &str), &crate::Record> = HashMap::new();
+    // Ordered maps: every mean is summed in the same order on every run.
+    let mut by_tree: BTreeMap<(Tree, &str), &crate::Record> = BTreeMap::new();
     let mut shapes: BTreeMap<(String, String, u32), ()> = BTreeMap::new();
     for r in records
         .iter()
@@ -36,7 +37,6 @@ pub fn bns_random(records: &[crate::Record]) -> String {
         by_tree.insert((r.tree_key(), r.algorithm.as_str()), r);
         shapes.insert((r.model.clone(), r.order.clone(), r.width), ());
     }
-    let geomean = |xs: &[f64]| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp();
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -60,7 +60,7 @@ pub fn bns_random(records: &[crate::Record]) -> String {
                     (f(&b.stats) > 0 && f(&a.stats) > 0).then(|| f(&a.stats) as f64 / f(&b.stats) as f64)
                 })
                 .collect();
-            (!xs.is_empty()).then(|| geomean(&xs))
+            geomean(&xs)
         };
         let leaves: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.leaf_evals)).collect();
         let nodes: Vec<Option<f64>> = RANDOM_ALGOS.iter().map(|a| ratio(a.0, |s| s.nodes)).collect();

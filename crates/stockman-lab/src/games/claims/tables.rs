@@ -2,12 +2,12 @@
 //! table size, against the minimal tree, the grids, the baselines and Best
 //! Node Search's first windows.
 
-use super::{display_name, leaves_by_position, short_name, GameFigures, AB, BNS, MTDF, MTDUAL, MTSSS, NS};
+use super::{
+    display_name, ratio_by_position, rows_by_position, short_name, GameFigures, AB, BNS, MTDF, MTDUAL, MTSSS, NS,
+};
 use crate::games::summary::{crate_fmt_time, fmt_count, fmt_int, fmt_list, fmt_ratio};
-use crate::games::{fmt_mb, table_entries, GameRecord};
-use std::collections::HashMap;
+use crate::games::{fmt_mb, table_entries};
 use std::fmt::Write as _;
-use stockman::Stats;
 
 /// A game's table at its deepest depth with the largest table.
 pub fn deepest(g: &GameFigures) -> String {
@@ -27,15 +27,8 @@ pub fn deepest(g: &GameFigures) -> String {
         "| algorithm | mean leaves | mean positions | mean CPU time | passes | leaves / NegaScout | positions / NegaScout | time / NegaScout |"
     );
     let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (a, name) in g.summary.algorithms.iter().enumerate() {
-        let Some(c) = g
-            .summary
-            .cells
-            .get(&Some(g.table_mb.to_bits()))
-            .and_then(|s| s.get(&(a, g.depth)))
-        else {
-            continue;
-        };
+    for name in &g.summary.algorithms {
+        let Some(c) = g.cell(name) else { continue };
         let _ = writeln!(
             o,
             "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
@@ -200,23 +193,13 @@ pub fn bns_windows(games: &[GameFigures]) -> String {
         if g.bns_windows.is_empty() {
             continue;
         }
-        let main_ns = leaves_by_position(&g.records, NS, g.depth, g.table_mb);
-        let ratio = |rows: &HashMap<&str, &GameRecord>, f: fn(&Stats) -> u64| -> Option<f64> {
-            let logs: Vec<f64> = rows
-                .iter()
-                .filter_map(|(p, x)| {
-                    let y = main_ns.get(p)?;
-                    (f(&x.stats) > 0 && f(&y.stats) > 0).then(|| (f(&x.stats) as f64 / f(&y.stats) as f64).ln())
-                })
-                .collect();
-            (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-        };
+        let main_ns = rows_by_position(&g.records, NS, g.depth, g.table_mb);
         let mut rows = vec![(
             "the report's grid (see the setting)".to_string(),
-            leaves_by_position(&g.records, BNS, g.depth, g.table_mb),
+            rows_by_position(&g.records, BNS, g.depth, g.table_mb),
         )];
         for (name, records) in &g.bns_windows {
-            rows.push((name.clone(), leaves_by_position(records, BNS, g.depth, g.table_mb)));
+            rows.push((name.clone(), rows_by_position(records, BNS, g.depth, g.table_mb)));
         }
         for (name, r) in rows {
             let passes = r.values().map(|x| x.stats.passes as f64).sum::<f64>() / r.len().max(1) as f64;
@@ -226,8 +209,8 @@ pub fn bns_windows(games: &[GameFigures]) -> String {
                 g.name,
                 g.depth,
                 name,
-                fmt_ratio(ratio(&r, |s| s.leaf_evals)),
-                fmt_ratio(ratio(&r, |s| s.nodes)),
+                fmt_ratio(ratio_by_position(&r, &main_ns, |s| s.leaf_evals)),
+                fmt_ratio(ratio_by_position(&r, &main_ns, |s| s.nodes)),
                 passes
             );
         }
