@@ -2,7 +2,8 @@
 //!
 //! `cargo bench -p stockman --bench sss` times alpha-beta, SSS\*, Dual\*,
 //! RecSSS\*, RecDual\* and MT-SSS\* (for reference) on seeded random trees
-//! (width 8 depth 8 and width 4 depth 12, iid and incremental values), then
+//! (width 8 depth 8 seeds 1 to 3, the bar of issue #22, and width 4 depth
+//! 12, iid and incremental values), then
 //! the same algorithms with an evaluation that costs a microsecond
 //! ([`CostlyEval`]) on width 8 depth 6. Before timing anything it checks
 //! every algorithm's leaf count against the numbers below, so a change that
@@ -38,7 +39,7 @@ struct Config {
     leaves: [u64; 6],
 }
 
-const CONFIGS: [Config; 6] = [
+const CONFIGS: [Config; 10] = [
     Config {
         name: "w8d8-iid",
         spec: "width=8,depth=8,seed=1",
@@ -50,6 +51,30 @@ const CONFIGS: [Config; 6] = [
         spec: "width=8,depth=8,seed=1,model=incremental",
         nanos: 0,
         leaves: [145_545, 38_526, 81_723, 38_526, 81_723, 38_526],
+    },
+    Config {
+        name: "w8d8s2-iid",
+        spec: "width=8,depth=8,seed=2",
+        nanos: 0,
+        leaves: [437_568, 356_205, 307_011, 356_205, 307_011, 356_205],
+    },
+    Config {
+        name: "w8d8s2-inc",
+        spec: "width=8,depth=8,seed=2,model=incremental",
+        nanos: 0,
+        leaves: [54_630, 32_914, 26_786, 32_914, 26_786, 32_914],
+    },
+    Config {
+        name: "w8d8s3-iid",
+        spec: "width=8,depth=8,seed=3",
+        nanos: 0,
+        leaves: [277_394, 205_504, 190_521, 205_504, 190_521, 205_504],
+    },
+    Config {
+        name: "w8d8s3-inc",
+        spec: "width=8,depth=8,seed=3,model=incremental",
+        nanos: 0,
+        leaves: [126_701, 49_042, 67_091, 49_042, 67_091, 49_042],
     },
     Config {
         name: "w4d12-iid",
