@@ -124,7 +124,7 @@ impl OpenQueue {
                     return Some(e);
                 }
             }
-            if !self.refill() {
+            if !self.refill(&live) {
                 // Empty: a stale minimum may have raised `last`; nothing
                 // held constrains the next push any more.
                 self.last = 0;
@@ -133,18 +133,21 @@ impl OpenQueue {
         }
     }
 
-    /// Moves the entries of the smallest key into bucket 0; false if empty.
+    /// Moves the live entries of the smallest key into bucket 0; false if
+    /// empty.
     ///
-    /// Stale entries move along without a look at their nodes: a stale
-    /// minimum only makes `last` smaller than it could be, which every later
-    /// push still respects.
-    fn refill(&mut self) -> bool {
+    /// Stale entries are dropped on the way: they would otherwise move
+    /// down bucket after bucket, and pile up until a sweep.
+    fn refill(&mut self, live: &impl Fn(&Entry) -> bool) -> bool {
         if self.nonempty == 0 {
             return false;
         }
         let i = self.nonempty.trailing_zeros() as usize;
         self.nonempty &= !(1 << i);
         let mut b = std::mem::take(&mut self.buckets[i]);
+        let held = b.len();
+        b.retain(live);
+        self.held -= held - b.len();
         if let Some(min) = b.iter().map(|e| e.key).min() {
             // Every entry of bucket i moves to a lower bucket: they share
             // bits above i - 1 with `min`, and differ from it below.
