@@ -1,6 +1,6 @@
 //! The board on bitboards: masks, move generation and flips, and [`Board`].
 
-use super::endgame::{last_square, solve_small, stable_discs};
+use super::endgame::{last_square, solve, stable_discs};
 use super::{PASS, SOLVE_EMPTIES};
 use std::fmt;
 
@@ -31,22 +31,25 @@ pub(super) const QUADRANTS: [u64; 4] = [
 ];
 
 /// The legal moves of the player with discs `p` against `o`, as a set of squares.
+///
+/// Along each direction, the runs of opponent discs that start next to a
+/// disc of `p` grow by doubling (Kogge-Stone): two more steps, then four,
+/// instead of one step at a time, as the fast endgame solvers do.
 #[inline]
 pub(super) fn move_set(p: u64, o: u64) -> u64 {
     #[inline(always)]
     fn line(p: u64, mo: u64, s: u32) -> u64 {
+        // Squares of `mo` whose neighbour `s` back is also in `mo`.
+        let pre = mo & (mo << s);
         let mut l = mo & (p << s);
         l |= mo & (l << s);
-        l |= mo & (l << s);
-        l |= mo & (l << s);
-        l |= mo & (l << s);
-        l |= mo & (l << s);
+        l |= pre & (l << (2 * s));
+        l |= pre & (l << (2 * s));
+        let pre = mo & (mo >> s);
         let mut r = mo & (p >> s);
         r |= mo & (r >> s);
-        r |= mo & (r >> s);
-        r |= mo & (r >> s);
-        r |= mo & (r >> s);
-        r |= mo & (r >> s);
+        r |= pre & (r >> (2 * s));
+        r |= pre & (r >> (2 * s));
         (l << s) | (r >> s)
     }
     let inner = o & NOT_EDGE_COLUMNS;
@@ -84,6 +87,8 @@ const RAYS: [[u64; 8]; 64] = {
 /// Along each ray, the first square that is not the opponent's ends the
 /// run: the run flips if that square is the player's. Rays towards higher
 /// squares find it with the lowest set bit, the others with the highest.
+/// No branch: a run that does not flip is masked out, since which runs
+/// flip is as good as random to a branch predictor.
 #[inline]
 pub(super) fn flips(sq: u8, p: u64, o: u64) -> u64 {
     let rays = &RAYS[sq as usize];
@@ -91,18 +96,16 @@ pub(super) fn flips(sq: u8, p: u64, o: u64) -> u64 {
     for &ray in &rays[..4] {
         let stop = ray & !o;
         let first = stop & stop.wrapping_neg();
-        if first & p != 0 {
-            flipped |= ray & (first - 1);
-        }
+        let flips = u64::from(first & p != 0).wrapping_neg();
+        flipped |= ray & first.wrapping_sub(1) & flips;
     }
     for &ray in &rays[4..] {
-        let stop = ray & !o;
-        if stop != 0 {
-            let first = 1u64 << (63 - stop.leading_zeros());
-            if first & p != 0 {
-                flipped |= ray & !(first | (first - 1));
-            }
-        }
+        // `| 1`: a ray of opponent discs to the edge finds a1, which is
+        // then either off the ray or the opponent's: no flip either way.
+        let stop = (ray & !o) | 1;
+        let first = 1u64 << (63 - stop.leading_zeros());
+        let flips = u64::from(first & p & ray != 0).wrapping_neg();
+        flipped |= ray & !(first | (first - 1)) & flips;
     }
     flipped
 }
@@ -293,7 +296,7 @@ impl Board {
         let empty = !(p | o);
         match empty.count_ones() {
             0 | 1 => Some(last_square(p, o, empty)),
-            n if n <= SOLVE_EMPTIES => Some(solve_small(p, o, alpha, beta, false)),
+            n if n <= SOLVE_EMPTIES => Some(solve(p, o, alpha, beta, false)),
             _ => None,
         }
     }

@@ -1,7 +1,9 @@
 //! The endgame: stable discs, final scores, and the exact solver of the
 //! last empty squares.
 
-use super::board::{flips, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8};
+use super::board::{
+    flips, move_set, COLUMN_A, COLUMN_H, CORNERS, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8,
+};
 
 /// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
 const fn off_board(dr: i32, dc: i32, k: i32) -> u64 {
@@ -90,6 +92,87 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
         std::cmp::Ordering::Less => np - no - empties,
         std::cmp::Ordering::Equal => 0,
     }
+}
+
+/// Above this many empty squares the game's solver lists and sorts its
+/// moves (fastest first); at this many or fewer it tries the empty squares
+/// in parity order without a move list, which costs less than sorting
+/// where few moves are left.
+pub(super) const PARITY_EMPTIES: u32 = 5;
+
+/// The exact final score, within the window `(alpha, beta)` (fail-soft),
+/// for the player with discs `p` against `o` to move: the game's own
+/// solver of the last empty squares. `passed`: the opponent just passed.
+#[inline]
+pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    if (!(p | o)).count_ones() <= PARITY_EMPTIES {
+        solve_small(p, o, alpha, beta, passed)
+    } else {
+        solve_sorted(p, o, alpha, beta, passed)
+    }
+}
+
+/// [`solve`] above [`PARITY_EMPTIES`]: the legal moves sorted fastest first
+/// (the fewest replies for the opponent, a corner reply counting double),
+/// ties to moves into a region with an odd number of empty squares, and a
+/// stability cut-off when the opponent's stable discs already cap the
+/// score at `alpha`.
+fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    let mut set = move_set(p, o);
+    if set == 0 {
+        return if passed {
+            final_score(p, o)
+        } else {
+            -solve_sorted(o, p, -beta, -alpha, true)
+        };
+    }
+    // The opponent keeps its stable discs: the score is at most
+    // 64 - 2 x their number (checked only when all its discs could be).
+    if alpha >= 64 - 2 * o.count_ones() as i32 {
+        let hi = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+        if hi <= alpha {
+            return hi;
+        }
+    }
+    let empty = !(p | o);
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
+    let mut list = [(0u32, 0u8, 0u64); 32];
+    let mut n = 0;
+    while set != 0 {
+        let sq = set.trailing_zeros() as u8;
+        set &= set - 1;
+        let f = flips(sq, p, o);
+        let np = p | f | (1 << sq);
+        let replies = move_set(o ^ f, np);
+        let mut key = 4 * (replies.count_ones() + (replies & CORNERS).count_ones());
+        if odd >> sq & 1 == 0 {
+            key += 2;
+        }
+        let mut i = n;
+        while i > 0 && list[i - 1].0 > key {
+            list[i] = list[i - 1];
+            i -= 1;
+        }
+        list[i] = (key, sq, f);
+        n += 1;
+    }
+    let mut best = -65;
+    for &(_, sq, f) in &list[..n] {
+        let v = -solve(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false);
+        if v > best {
+            best = v;
+            if v >= beta {
+                return v;
+            }
+        }
+    }
+    best
 }
 
 /// The exact final score, within the window `(alpha, beta)` (fail-soft),

@@ -55,7 +55,8 @@
 //! knows, in forms that never change a minimax value:
 //! - **The last empty squares.** A position with at most [`SOLVE_EMPTIES`]
 //!   empty squares is solved by the game itself, with a plain alpha-beta
-//!   over the empty squares (parity order, no move lists, no table), as a
+//!   and no table (moves sorted fastest first down to six empty squares,
+//!   then the empty squares in parity order without a move list), as a
 //!   chess program's quiescence search runs inside its evaluation: below
 //!   the root such a position is a **leaf** of the tree every algorithm
 //!   sees (no moves; [`Game::evaluate`] is its exact score), and its
@@ -75,7 +76,9 @@
 //! - **Move ordering** ([`MoveOrder`], [`Othello::with_order`]): moves are
 //!   listed in search order. By default ([`MoveOrder::BestReply`]), above
 //!   [`BEST_REPLY_EMPTIES`] empty squares the moves after which the
-//!   opponent's best heuristic reply is worst come first; below, *fastest
+//!   opponent's best heuristic reply is worst come first (in exact scoring,
+//!   each reply left to the opponent counting against a move as well);
+//!   below, *fastest
 //!   first*: the moves leaving the opponent the fewest replies (a corner
 //!   counting double) and the least potential mobility; ties go to moves
 //!   into a region (quadrant) with an odd number of empty squares
@@ -137,10 +140,13 @@ pub const PASS: u8 = 64;
 pub const HEURISTIC_SCALE: Value = 1000;
 /// Positions with this many empty squares or fewer are solved by the game
 /// itself ([`Game::bounds_within`] is exact there).
-pub const SOLVE_EMPTIES: u32 = 6;
+pub const SOLVE_EMPTIES: u32 = 7;
 /// Above this many empty squares, [`MoveOrder::BestReply`] orders moves by
 /// a one-reply search of the heuristic; fastest first below.
 pub const BEST_REPLY_EMPTIES: u32 = 12;
+/// In exact scoring, [`MoveOrder::BestReply`] adds this many heuristic
+/// units to a move's key per reply it leaves the opponent.
+pub const MOBILITY_WEIGHT: u32 = 30;
 /// Stable discs are counted for bounds at this many empty squares or fewer
 /// (earlier in the game they are rare and never decide a window).
 pub const STABILITY_EMPTIES: u32 = 12;
@@ -160,7 +166,8 @@ pub enum MoveOrder {
     FastestFirst,
     /// Above [`BEST_REPLY_EMPTIES`] empty squares, the moves after which the
     /// opponent's best reply scores worst by the heuristic (a one-reply
-    /// search); fastest first below.
+    /// search; in exact scoring, plus [`MOBILITY_WEIGHT`] per reply left
+    /// to the opponent); fastest first below.
     #[default]
     BestReply,
 }
@@ -335,6 +342,13 @@ impl Game for Othello {
                     };
                     // Lower is better for the mover; the rest breaks ties.
                     key += 16 * (child.best_reply() + 100 * HEURISTIC_SCALE) as u32;
+                    if self.scoring == Scoring::Exact {
+                        // Solving to the end, the opponent's replies (a
+                        // corner counting double) weigh in too: fewer
+                        // replies, smaller subtrees (measured on FFO #43-#46).
+                        let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
+                        key += 16 * MOBILITY_WEIGHT * mobility;
+                    }
                 } else {
                     // The opponent's replies, a corner counting double, and
                     // its potential mobility (empty squares next to ours).
