@@ -105,11 +105,55 @@ pub(super) const PARITY_EMPTIES: u32 = 5;
 /// solver of the last empty squares. `passed`: the opponent just passed.
 #[inline]
 pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-    if (!(p | o)).count_ones() <= PARITY_EMPTIES {
-        solve_small(p, o, alpha, beta, passed)
+    solve_n(p, o, alpha, beta, passed, (!(p | o)).count_ones())
+}
+
+/// [`solve`] with `n` empty squares.
+#[inline]
+fn solve_n(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32) -> i32 {
+    if n <= PARITY_EMPTIES {
+        solve_parity(p, o, alpha, beta, passed, n, parity_of(!(p | o)))
     } else {
-        solve_sorted(p, o, alpha, beta, passed)
+        solve_sorted(p, o, alpha, beta, passed, n)
     }
+}
+
+/// The quadrant of each square as a bit (`1 << index` in [`QUADRANTS`]).
+const QUADRANT_BIT: [u8; 64] = {
+    let mut q = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        q[sq] = 1 << (2 * (sq / 32) + (sq % 8) / 4);
+        sq += 1;
+    }
+    q
+};
+
+/// For each set of quadrants (bits as in [`QUADRANT_BIT`]), their squares.
+const PARITY_SQUARES: [u64; 16] = {
+    let mut m = [0u64; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if set >> i & 1 == 1 {
+                m[set] |= QUADRANTS[i];
+            }
+            i += 1;
+        }
+        set += 1;
+    }
+    m
+};
+
+/// The quadrants with an odd number of the squares `empty`, as bits.
+#[inline]
+fn parity_of(empty: u64) -> u8 {
+    let mut parity = 0;
+    for (i, q) in QUADRANTS.iter().enumerate() {
+        parity |= (((empty & q).count_ones() & 1) as u8) << i;
+    }
+    parity
 }
 
 /// [`solve`] above [`PARITY_EMPTIES`]: the legal moves sorted fastest first
@@ -117,13 +161,13 @@ pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 
 /// ties to moves into a region with an odd number of empty squares, and a
 /// stability cut-off when the opponent's stable discs already cap the
 /// score at `alpha`.
-fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u32) -> i32 {
     let mut set = move_set(p, o);
     if set == 0 {
         return if passed {
             final_score(p, o)
         } else {
-            -solve_sorted(o, p, -beta, -alpha, true)
+            -solve_sorted(o, p, -beta, -alpha, true, empties)
         };
     }
     // The opponent keeps its stable discs: the score is at most
@@ -134,13 +178,7 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
             return hi;
         }
     }
-    let empty = !(p | o);
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
+    let odd = PARITY_SQUARES[parity_of(!(p | o)) as usize];
     // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
     let mut list = [(0u32, 0u8, 0u64); 32];
     let mut n = 0;
@@ -164,7 +202,7 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     }
     let mut best = -65;
     for &(_, sq, f) in &list[..n] {
-        let v = -solve(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false);
+        let v = -solve_n(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false, empties - 1);
         if v > best {
             best = v;
             if v >= beta {
@@ -175,13 +213,20 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     best
 }
 
-/// The exact final score, within the window `(alpha, beta)` (fail-soft),
-/// for the player with discs `p` against `o` to move, by a plain
-/// alpha-beta over the empty squares: for the last few empty squares,
-/// where it costs less than a move list. `passed`: the opponent just passed.
+/// [`solve`] by the parity layer alone, whatever the empty squares (tests
+/// compare both layers with minimax).
+#[cfg(test)]
 pub(super) fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     let empty = !(p | o);
-    let n = empty.count_ones();
+    solve_parity(p, o, alpha, beta, passed, empty.count_ones(), parity_of(empty))
+}
+
+/// [`solve`] at [`PARITY_EMPTIES`] or fewer: a plain alpha-beta over the
+/// `n` empty squares, those of quadrants with an odd count (`parity`, kept
+/// up to date move by move instead of counted again) first, without a move
+/// list, which costs less than sorting where few moves are left.
+fn solve_parity(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32, parity: u8) -> i32 {
+    let empty = !(p | o);
     if n <= 1 {
         return last_square(p, o, empty);
     }
@@ -189,33 +234,35 @@ pub(super) fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -
         return solve_two(p, o, empty, alpha, beta, passed);
     }
     let mut best = -65;
-    {
-        // Parity: the empty squares of regions with an odd count first.
-        let mut odd = 0;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
+    // Parity: the empty squares of regions with an odd count first.
+    let odd = PARITY_SQUARES[parity as usize];
+    for set in [empty & odd, empty & !odd] {
+        let mut e = set;
+        while e != 0 {
+            let sq = e.trailing_zeros() as u8;
+            e &= e - 1;
+            // No opponent disc next to the square: nothing to flip.
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
             }
-        }
-        for set in [empty & odd, empty & !odd] {
-            let mut e = set;
-            while e != 0 {
-                let sq = e.trailing_zeros() as u8;
-                e &= e - 1;
-                // No opponent disc next to the square: nothing to flip.
-                if NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
-                let f = flips(sq, p, o);
-                if f == 0 {
-                    continue;
-                }
-                let v = -solve_small(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false);
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
+            let f = flips(sq, p, o);
+            if f == 0 {
+                continue;
+            }
+            let child_parity = parity ^ QUADRANT_BIT[sq as usize];
+            let v = -solve_parity(
+                o ^ f,
+                p | f | (1 << sq),
+                -beta,
+                -alpha.max(best),
+                false,
+                n - 1,
+                child_parity,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
                 }
             }
         }
@@ -225,11 +272,11 @@ pub(super) fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -
     } else if passed {
         final_score(p, o)
     } else {
-        -solve_small(o, p, -beta, -alpha, true)
+        -solve_parity(o, p, -beta, -alpha, true, n, parity)
     }
 }
 
-/// [`solve_small`] with two empty squares (`empty`): each move leads to a
+/// [`solve_parity`] with two empty squares (`empty`): each move leads to a
 /// position with one square left, scored directly.
 #[inline]
 fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {

@@ -1,4 +1,4 @@
-use super::endgame::solve_small;
+use super::endgame::{solve, solve_small};
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
@@ -146,6 +146,7 @@ fn the_game_solver_agrees_with_minimax() {
         let exact = minimax::search(&g, &SearchOptions::default()).unwrap().value.unwrap();
         // solve_small is exact with a full window, fail-soft with any other.
         let score = if g.role(&b) == Role::Max { exact } else { -exact };
+        assert_eq!(solve(b.player, b.opponent, -65, 65, false), score, "{}", b.to_ffo());
         assert_eq!(
             solve_small(b.player, b.opponent, -65, 65, false),
             score,
@@ -158,13 +159,17 @@ fn the_game_solver_agrees_with_minimax() {
             (score - 1, score),
             (-65, score - 3),
         ] {
-            let v = solve_small(b.player, b.opponent, a, c, false);
-            if v <= a {
-                assert!(score <= v, "{}: {v} in ({a}, {c})", b.to_ffo());
-            } else if v >= c {
-                assert!(score >= v, "{}: {v} in ({a}, {c})", b.to_ffo());
-            } else {
-                assert_eq!(v, score);
+            for v in [
+                solve(b.player, b.opponent, a, c, false),
+                solve_small(b.player, b.opponent, a, c, false),
+            ] {
+                if v <= a {
+                    assert!(score <= v, "{}: {v} in ({a}, {c})", b.to_ffo());
+                } else if v >= c {
+                    assert!(score >= v, "{}: {v} in ({a}, {c})", b.to_ffo());
+                } else {
+                    assert_eq!(v, score);
+                }
             }
         }
         // The bounds hold the value, whatever the window.
