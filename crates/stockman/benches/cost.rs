@@ -90,7 +90,7 @@ fn cases() -> Vec<Case> {
             Algorithm::Mtdf,
             with_table(None),
             38,
-            1_316_302,
+            768_107,
         ),
         case(
             "chess start, mtdf, depth 6",
