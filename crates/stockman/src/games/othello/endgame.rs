@@ -2,7 +2,7 @@
 //! last empty squares.
 
 use super::board::{
-    flips, move_set, COLUMN_A, COLUMN_H, CORNERS, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8,
+    flips, move_set, weighted_mobility, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8,
 };
 
 /// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
@@ -146,6 +146,13 @@ const PARITY_SQUARES: [u64; 16] = {
     m
 };
 
+/// The squares of the quadrants with an odd number of the squares `empty`
+/// (parity: moving there first keeps the last move of the region).
+#[inline]
+pub(super) fn odd_quadrants(empty: u64) -> u64 {
+    PARITY_SQUARES[parity_of(empty) as usize]
+}
+
 /// The quadrants with an odd number of the squares `empty`, as bits.
 #[inline]
 fn parity_of(empty: u64) -> u8 {
@@ -178,7 +185,7 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u3
             return hi;
         }
     }
-    let odd = PARITY_SQUARES[parity_of(!(p | o)) as usize];
+    let odd = odd_quadrants(!(p | o));
     // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
     let mut list = [(0u32, 0u8, 0u64); 32];
     let mut n = 0;
@@ -188,7 +195,7 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u3
         let f = flips(sq, p, o);
         let np = p | f | (1 << sq);
         let replies = move_set(o ^ f, np);
-        let mut key = 4 * (replies.count_ones() + (replies & CORNERS).count_ones());
+        let mut key = 4 * weighted_mobility(replies);
         if odd >> sq & 1 == 0 {
             key += 2;
         }

@@ -129,7 +129,7 @@ mod tests;
 pub use board::{square_name, Board};
 pub use notation::{OthelloError, OthelloErrorKind};
 
-use board::{flips, move_set, neighbours, CORNERS, QUADRANTS};
+use board::{flips, move_set, neighbours, weighted_mobility};
 use endgame::{final_score, stable_discs};
 use eval::{HEURISTIC_MAX, SQUARE_RANK};
 use notation::{parse_board, parse_moves};
@@ -309,10 +309,7 @@ impl Game for Othello {
             return;
         }
         let empty = !(p | o);
-        let odd = QUADRANTS
-            .iter()
-            .filter(|&&q| (empty & q).count_ones() & 1 == 1)
-            .fold(0, |acc, &q| acc | q);
+        let odd = endgame::odd_quadrants(empty);
         let n_empty = empty.count_ones();
         let order = match self.order {
             _ if n_empty <= SOLVE_EMPTIES => MoveOrder::Squares,
@@ -346,13 +343,12 @@ impl Game for Othello {
                         // Solving to the end, the opponent's replies (a
                         // corner counting double) weigh in too: fewer
                         // replies, smaller subtrees (measured on FFO #43-#46).
-                        let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
-                        key += 16 * MOBILITY_WEIGHT * mobility;
+                        key += 16 * MOBILITY_WEIGHT * weighted_mobility(replies);
                     }
                 } else {
                     // The opponent's replies, a corner counting double, and
                     // its potential mobility (empty squares next to ours).
-                    let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
+                    let mobility = weighted_mobility(replies);
                     key += 16 * mobility + 8 * (neighbours(np) & !(np | no)).count_ones();
                 }
             }
