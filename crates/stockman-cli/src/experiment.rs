@@ -150,6 +150,11 @@ pub struct RunArgs {
     /// (`0.25,1,4,16,64`): every search that uses a table runs at each.
     #[arg(long, value_name = "MB[,MB...]", default_value = "64", requires = "game")]
     pub tt_mb: String,
+    /// With --game: keep positions at the depth limit out of the
+    /// transposition table (as `solve --no-horizon-table`): the MT drivers
+    /// then evaluate a leaf again in every pass that reaches it.
+    #[arg(long, requires = "game")]
+    pub no_horizon_table: bool,
     /// With --game: also compute each position's minimal tree at each depth
     /// (a full minimax; see --minimal-cap) and report leaves relative to it.
     #[arg(long, requires = "game")]
@@ -230,6 +235,7 @@ fn experiment(a: RunArgs) -> Result<ExitCode> {
             depths,
             iterative: a.iterative,
             tables: crate::game_grid::parse_tables(&a.tt_mb)?,
+            table_at_horizon: !a.no_horizon_table,
             enhance: a.enhance.clone(),
             max_nodes: a.max_nodes,
             minimal: a.minimal.then_some(a.minimal_cap),

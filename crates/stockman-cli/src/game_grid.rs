@@ -32,6 +32,9 @@ pub struct GameGrid {
     pub iterative: bool,
     /// Table sizes in MiB: every search that uses a table runs at each.
     pub tables: Vec<f64>,
+    /// Store positions at the depth limit in the table (`--no-horizon-table`
+    /// turns it off).
+    pub table_at_horizon: bool,
     pub enhance: Enhancements,
     pub max_nodes: Option<u64>,
     /// Compute each position's minimal tree, visiting at most this many
@@ -293,6 +296,7 @@ impl GameTask for Grid<'_> {
                 max_nodes: self.g.max_nodes,
                 table: TableSize::Megabytes(self.g.tables.last().map_or(1, |&mb| mb.ceil() as usize)),
                 table_move_first: true,
+                table_at_horizon: self.g.table_at_horizon,
                 ..SearchOptions::default()
             };
             self.g.enhance.apply(&mut opts, self.g.iterative);

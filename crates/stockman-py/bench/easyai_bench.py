@@ -30,6 +30,13 @@ medians with the range of the per-round ratios.
 
     pip install ./crates/stockman-py easyAI numpy
     python crates/stockman-py/bench/easyai_bench.py [ROUNDS] [ttt|c4|all] [--headline]
+    python crates/stockman-py/bench/easyai_bench.py [ROUNDS] [ttt|c4|all] --floor
+
+`--floor` times the game's own methods alone: the calls Negamax makes to
+`is_over`, `possible_moves`, `make_move` and `scoring` (which the adapter
+makes as often: `check` asserts it), replayed in a plain loop on the boards
+Negamax passed them. Their share of Negamax's time is the least time any
+library calling the game as often can take, relative to Negamax.
 """
 
 import statistics
@@ -252,6 +259,62 @@ def check(game, opening):
     return ours_calls
 
 
+SHARED = ["is_over", "possible_moves", "make_move", "scoring"]
+
+
+def game_calls(game, opening):
+    """The calls of the game's methods that Negamax and the adapter share
+    (`SHARED`; `lose` runs inside them), as Negamax makes them: a list of
+    (method, board, player, args), each board a copy taken at the call."""
+    spec = GAMES[game]
+    cls = spec["cls"]
+    log = []
+    inside = [False]  # is_over calls possible_moves: only the outer call is logged
+    copy = np.copy if game == "c4" else list
+
+    def wrap(name):
+        f = getattr(cls, name)
+
+        def logged(self, *a):
+            if inside[0]:
+                return f(self, *a)
+            log.append((f, copy(self.board), self.current_player, a))
+            inside[0] = True
+            try:
+                return f(self, *a)
+            finally:
+                inside[0] = False
+
+        return logged
+
+    logging = type("Logged" + cls.__name__, (cls,), {n: wrap(n) for n in SHARED})
+    easyai(logging, Negamax(spec["depth"]), opening)
+    return log
+
+
+def floor(game, opening, log):
+    """The game's own share: the seconds the shared methods take when
+    called in a plain loop on the boards Negamax gave them (`log`, from
+    `game_calls`), no search around them. The loop copies each board into
+    the game's one board before the call; the same loop without the calls
+    is timed too and taken off. A library that calls the methods as often
+    as Negamax does cannot take less."""
+    spec = GAMES[game]
+    g = spec["cls"]([AI_Player(None), AI_Player(None)])
+    board = g.board
+
+    def loop(call):
+        t = time.perf_counter()
+        for f, b, p, a in log:
+            board[:] = b
+            g.current_player = p
+            if call:
+                f(g, *a)
+        return time.perf_counter() - t
+
+    return loop(True) - loop(False)
+
+
 def summary(xs):
     return statistics.median(xs), min(xs), max(xs)
 
@@ -261,6 +324,8 @@ def main():
     rounds = int(args[0]) if args else 5
     which = args[1] if len(args) > 1 else "all"
     headline = "--headline" in sys.argv
+    if "--floor" in sys.argv:
+        return floors(rounds, ["ttt", "c4"] if which == "all" else [which])
     games = ["ttt", "c4"] if which == "all" else [which]
     pairs = [p for p in PAIRS if p[5]] if headline else PAIRS
 
@@ -324,6 +389,34 @@ def main():
             f"| {at * 1e3:.1f}-{bt * 1e3:.1f} | {mt / lt * 1e6:.1f} | {mo / mt:.2f} "
             f"({min(ratios):.2f}-{max(ratios):.2f}) |"
         )
+
+
+def floors(rounds, games):
+    """`--floor`: per opening, the time of the game's shared methods alone
+    (`floor`) and easyAI Negamax's whole search, interleaved in `rounds`
+    rounds: medians, and the median (range) of the per-round ratios, the
+    least fraction of Negamax's time that any library calling the game as
+    often can take."""
+    print("| game | opening | shared game calls | game methods alone: median | Negamax: median | ratio (range) |")
+    print("|---|---|---:|---:|---:|---:|")
+    for game in games:
+        spec = GAMES[game]
+        for opening in spec["openings"]:
+            log = game_calls(game, opening)
+            alone, whole = [], []
+            for r in range(rounds):
+                runs = [
+                    lambda: alone.append(floor(game, opening, log)),
+                    lambda: whole.append(easyai(spec["cls"], Negamax(spec["depth"]), opening)[1]),
+                ]
+                for run in runs if r % 2 == 0 else runs[::-1]:
+                    run()
+            ratios = [x / y for x, y in zip(alone, whole)]
+            print(
+                f"| {spec['name']} | {spec['show'](opening)} | {len(log):,} | {statistics.median(alone) * 1e3:.1f} ms "
+                f"| {statistics.median(whole) * 1e3:.1f} ms | {statistics.median(ratios):.2f} "
+                f"({min(ratios):.2f}-{max(ratios):.2f}) |"
+            )
 
 
 if __name__ == "__main__":

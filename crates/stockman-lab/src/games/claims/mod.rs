@@ -72,6 +72,10 @@ pub struct GameFigures {
     /// table-using searches at one depth with tables from a few hundred
     /// entries to more than the positions searched.
     pub table_curve: Option<GameSummary>,
+    /// The same searches with no position at the depth limit stored in the
+    /// table (`no-horizon/<dir>/`, `--no-horizon-table`), largest table
+    /// only; empty where not run.
+    pub no_horizon: Vec<GameRecord>,
     /// Further runs of the deepest depth with the largest table
     /// (`repeats/<dir>/run-N/`), for the spread of the times: the counts
     /// must equal the grid's.
@@ -119,6 +123,12 @@ impl GameFigures {
         let summary = summarize(&records);
         let baselines = variants(&root.join("baselines").join(game.dirs[0]))?;
         let bns_windows = variants(&root.join("bns-window").join(game.dirs[0]))?;
+        let no_horizon_csv = root.join("no-horizon").join(game.dirs[0]).join("results.csv");
+        let no_horizon = if no_horizon_csv.is_file() {
+            vec![("no-horizon".to_string(), read_csv(&no_horizon_csv)?)]
+        } else {
+            Vec::new()
+        };
         // A variant searches the same positions: its values (and BNS's
         // bounds) must agree with the grid's NegaScout.
         let values: HashMap<(&str, u32), Value> = records
@@ -126,7 +136,7 @@ impl GameFigures {
             .filter(|r| r.algorithm == NS)
             .filter_map(|r| Some(((r.position.as_str(), r.depth), r.value?)))
             .collect();
-        for (name, rows) in baselines.iter().chain(&bns_windows) {
+        for (name, rows) in baselines.iter().chain(&bns_windows).chain(&no_horizon) {
             for r in rows {
                 let Some(&v) = values.get(&(r.position.as_str(), r.depth)) else {
                     continue;
@@ -189,6 +199,7 @@ impl GameFigures {
             baselines,
             bns_windows,
             table_curve,
+            no_horizon: no_horizon.into_iter().flat_map(|(_, rows)| rows).collect(),
             repeats,
             depth,
             table_mb,
@@ -267,6 +278,20 @@ impl GameFigures {
     pub fn leaves_with_table(&self, algo: &str, mb: f64) -> Option<f64> {
         let a = self.index(algo)?;
         self.summary.by_table.get(&(a, mb.to_bits())).copied()
+    }
+
+    /// With no position at the depth limit in the table (rows of
+    /// `no-horizon/`): `algo`'s count relative to NegaScout's in the same
+    /// setting, and relative to its own in the report's setting (geometric
+    /// means over the positions at the deepest depth, largest table).
+    pub fn no_horizon_ratios(&self, algo: &str, f: fn(&Stats) -> u64) -> Option<(f64, f64)> {
+        if self.no_horizon.is_empty() {
+            return None;
+        }
+        let rows = rows_by_position(&self.no_horizon, algo, self.depth, self.table_mb);
+        let ns = rows_by_position(&self.no_horizon, NS, self.depth, self.table_mb);
+        let own = rows_by_position(&self.records, algo, self.depth, self.table_mb);
+        Some((ratio_by_position(&rows, &ns, f)?, ratio_by_position(&rows, &own, f)?))
     }
 
     /// The deepest depth with minimal trees, if any.
@@ -377,6 +402,16 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
+        id: "1a''",
+        text: "... with no position at the depth limit in the table",
+        source: PLAAT,
+        rule: "as 1a, both searches storing no position at the depth limit (table `horizon`)",
+        judge: |g| {
+            let r = g.no_horizon_ratios(MTSSS, |s| s.leaf_evals)?.0;
+            Some((r >= 0.95, format!("{r:.3}")))
+        },
+    },
+    Claim {
         id: "2a",
         text: "MTD(f) evaluates the fewest leaves of the null-window family",
         source: PLAAT,
@@ -417,6 +452,16 @@ pub const CLAIMS: &[Claim] = &[
                 return None;
             }
             let r = g.vs_negascout(MTDF, Measure::Leaves)? / g.strongest_negascout().1;
+            Some((r <= 0.95, format!("{r:.3}")))
+        },
+    },
+    Claim {
+        id: "2d''",
+        text: "... with no position at the depth limit in the table",
+        source: PLAAT,
+        rule: "as 2d, both searches storing no position at the depth limit (table `horizon`)",
+        judge: |g| {
+            let r = g.no_horizon_ratios(MTDF, |s| s.leaf_evals)?.0;
             Some((r <= 0.95, format!("{r:.3}")))
         },
     },
@@ -564,6 +609,7 @@ pub fn blocks(games: &[GameFigures]) -> Vec<(String, String)> {
     }
     out.push(("baselines".to_string(), baselines(games)));
     out.push(("bns-windows".to_string(), bns_windows(games)));
+    out.push(("horizon".to_string(), horizon(games)));
     out.push(("by-depth".to_string(), by_depth(games)));
     out.push(("table-sizes".to_string(), table_sizes(games)));
     out.push(("table-curve".to_string(), table_curve(games)));
@@ -740,4 +786,6 @@ mod tables;
 mod tests;
 
 pub use random::bns_random;
-pub use tables::{baselines, bns_windows, by_depth, deepest, grids, minimal, table_curve, table_sizes, timing};
+pub use tables::{
+    baselines, bns_windows, by_depth, deepest, grids, horizon, minimal, table_curve, table_sizes, timing,
+};

@@ -13,14 +13,20 @@ use std::fmt::Write as _;
 pub fn deepest(g: &GameFigures) -> String {
     let mut o = String::new();
     let n = g.cell(NS).map_or(0, |c| c.searches);
+    let runs = 1 + g.repeats.len();
     let _ = writeln!(
         o,
-        "**{}, depth {}** ({} positions, {} MiB table, {} entries):\n",
+        "**{}, depth {}** ({} positions, {} MiB table, {} entries; times: {}):\n",
         g.name,
         g.depth,
         n,
         fmt_mb(g.table_mb),
-        fmt_int(table_entries(g.table_mb))
+        fmt_int(table_entries(g.table_mb)),
+        if runs > 1 {
+            format!("the median of {runs} runs, ranges in table `timing`")
+        } else {
+            "one run".to_string()
+        }
     );
     let _ = writeln!(
         o,
@@ -35,11 +41,11 @@ pub fn deepest(g: &GameFigures) -> String {
             display_name(name),
             fmt_count(c.leaves),
             fmt_count(c.nodes),
-            crate_fmt_time(c.time_us),
+            crate_fmt_time(super::median(&g.mean_time_runs(name)).unwrap_or(c.time_us)),
             c.passes,
             fmt_ratio(c.leaves_vs_ns),
             fmt_ratio(c.nodes_vs_ns),
-            fmt_ratio(c.time_vs_ns)
+            fmt_ratio(g.vs_negascout(name, super::Measure::Time))
         );
     }
     o
@@ -212,6 +218,38 @@ pub fn bns_windows(games: &[GameFigures]) -> String {
                 fmt_ratio(ratio_by_position(&r, &main_ns, |s| s.leaf_evals)),
                 fmt_ratio(ratio_by_position(&r, &main_ns, |s| s.nodes)),
                 passes
+            );
+        }
+    }
+    o
+}
+
+/// Positions at the depth limit in the table or not: per game with rows
+/// in `no-horizon/`, each algorithm's leaves relative to NegaScout's in
+/// the report's setting (stored) and with none stored on either side, and
+/// its own leaves and positions without them relative to with them.
+pub fn horizon(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game, depth | algorithm | leaves / NegaScout, stored (the report) | leaves / NegaScout, none stored | leaves, none / stored | positions, none / stored |\n|---|---|---:|---:|---:|---:|"
+    );
+    for g in games {
+        for name in &g.summary.algorithms {
+            let Some((vs_ns, own)) = g.no_horizon_ratios(name, |s| s.leaf_evals) else {
+                continue;
+            };
+            let positions = g.no_horizon_ratios(name, |s| s.nodes).map(|r| r.1);
+            let _ = writeln!(
+                o,
+                "| {}, {} | {} | {} | {} | {} | {} |",
+                g.name,
+                g.depth,
+                short_name(name),
+                fmt_ratio(g.vs_negascout(name, super::Measure::Leaves)),
+                fmt_ratio(Some(vs_ns)),
+                fmt_ratio(Some(own)),
+                fmt_ratio(positions)
             );
         }
     }

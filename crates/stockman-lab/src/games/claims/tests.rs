@@ -49,8 +49,17 @@ fn figures(mt_sss_small: u64) -> GameFigures {
     load_with(mt_sss_small, &[]).unwrap()
 }
 
-/// Loads a grid written to a scratch folder, with repeat runs beside it.
 fn load_with(mt_sss_small: u64, repeats: &[Vec<GameRecord>]) -> Result<GameFigures, Error> {
+    load_all(mt_sss_small, repeats, None)
+}
+
+/// Loads a grid written to a scratch folder, with repeat runs and a
+/// no-horizon run beside it.
+fn load_all(
+    mt_sss_small: u64,
+    repeats: &[Vec<GameRecord>],
+    no_horizon: Option<&[GameRecord]>,
+) -> Result<GameFigures, Error> {
     // A folder per call: the tests run at once.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -59,6 +68,11 @@ fn load_with(mt_sss_small: u64, repeats: &[Vec<GameRecord>]) -> Result<GameFigur
     crate::games::write_csv(&dir.join("checkers/results.csv"), &records(mt_sss_small)).unwrap();
     for (i, rows) in repeats.iter().enumerate() {
         let d = dir.join(format!("repeats/checkers/run-{}", i + 2));
+        std::fs::create_dir_all(&d).unwrap();
+        crate::games::write_csv(&d.join("results.csv"), rows).unwrap();
+    }
+    if let Some(rows) = no_horizon {
+        let d = dir.join("no-horizon/checkers");
         std::fs::create_dir_all(&d).unwrap();
         crate::games::write_csv(&d.join("results.csv"), rows).unwrap();
     }
@@ -112,6 +126,48 @@ fn times_are_the_median_of_the_runs_and_repeats_must_be_the_same_searches() {
     );
 }
 
+#[test]
+fn the_rows_without_the_horizon_table_are_read_against_each_other_and_the_grid() {
+    // Nothing stored at the depth limit: NegaScout and MTD(f) 20% more leaves, MT-SSS* 25%.
+    let rows: Vec<GameRecord> = records(96)
+        .into_iter()
+        .filter(|r| r.tt_mb == Some(16.0))
+        .map(|mut r| {
+            let f = match r.algorithm.as_str() {
+                NS => 1.2,
+                MTSSS => 1.25,
+                MTDF => 1.2,
+                _ => 1.0,
+            };
+            r.stats.leaf_evals = (r.stats.leaf_evals as f64 * f).round() as u64;
+            r
+        })
+        .collect();
+    let g = load_all(96, &[], Some(&rows)).unwrap();
+    // 96 * 1.25 / 120 = 1; 90 * 1.2 / 120 = 0.9.
+    assert_eq!(verdict(&g, "1a''"), Some((true, "1.000".into())));
+    assert_eq!(verdict(&g, "2d''"), Some((true, "0.900".into())));
+    assert_eq!(verdict(&figures(96), "1a''"), None);
+    let h = horizon(std::slice::from_ref(&g));
+    assert!(
+        h.contains("| checkers, 4 | MT-SSS\\* | 0.960 | 1.000 | 1.250 | 1.000 |"),
+        "{h}"
+    );
+    assert!(
+        h.contains("| checkers, 4 | NegaScout | 1.000 | 1.000 | 1.200 | 1.000 |"),
+        "{h}"
+    );
+    // A row whose value is not the grid's is an error.
+    let mut wrong = rows.clone();
+    wrong[1].value = Some(8);
+    let e = load_all(96, &[], Some(&wrong)).unwrap_err();
+    assert!(
+        e.0.contains("variant no-horizon: negascout+id at a depth 4 misses NegaScout's value 7"),
+        "{}",
+        e.0
+    );
+}
+
 fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
     (CLAIMS.iter().find(|c| c.id == id).unwrap().judge)(g)
 }
@@ -143,7 +199,7 @@ fn each_claim_reads_its_figure_and_applies_its_rule() {
     assert!(v.contains("| reproduced (1.000) |"), "{v}");
     let d = deepest(&g);
     assert!(
-        d.contains("**checkers, depth 4** (2 positions, 16 MiB table, 786,432 entries)"),
+        d.contains("**checkers, depth 4** (2 positions, 16 MiB table, 786,432 entries; times: one run)"),
         "{d}"
     );
     assert!(
