@@ -68,10 +68,11 @@ pub struct GameFigures {
     /// Best Node Search under other first windows (`bns-window/<dir>/<variant>/`):
     /// `whole-range` (`--bns-window 0`) or `wN`.
     pub bns_windows: Vec<(String, Vec<GameRecord>)>,
-    /// The table-size curve run beside it (`table-curve/<dir>/`): the
-    /// table-using searches at one depth with tables from a few hundred
-    /// entries to more than the positions searched.
-    pub table_curve: Option<GameSummary>,
+    /// The table-size curves run beside it (`table-curve/<dir>/`, and
+    /// `table-curve/<dir>-NAME/` for more, in name order): the table-using
+    /// searches at one depth with tables from a few hundred entries to
+    /// more than the positions searched.
+    pub table_curves: Vec<GameSummary>,
     /// The same searches with no position at the depth limit stored in the
     /// table (`no-horizon/<dir>/`, `--no-horizon-table`), largest table
     /// only; empty where not run.
@@ -154,19 +155,34 @@ impl GameFigures {
                 }
             }
         }
-        let curve = root.join("table-curve").join(game.dirs[0]).join("results.csv");
-        let table_curve = if curve.is_file() {
-            let s = summarize(&read_csv(&curve)?);
-            if let Some(d) = s.disagreements.first() {
-                return Err(Error::new(format!(
-                    "{}: the table-size curve disagrees: {d}",
-                    game.name
-                )));
+        let mut table_curves = Vec::new();
+        let curves = root.join("table-curve");
+        if curves.is_dir() {
+            let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&curves)
+                .map_err(|e| Error::io(&curves, e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().to_string())
+                        .unwrap_or_default();
+                    (name == game.dirs[0] || name.starts_with(&format!("{}-", game.dirs[0])))
+                        && p.join("results.csv").is_file()
+                })
+                .collect();
+            dirs.sort();
+            for d in dirs {
+                let s = summarize(&read_csv(&d.join("results.csv"))?);
+                if let Some(x) = s.disagreements.first() {
+                    return Err(Error::new(format!(
+                        "{}: the table-size curve {} disagrees: {x}",
+                        game.name,
+                        d.display()
+                    )));
+                }
+                table_curves.push(s);
             }
-            Some(s)
-        } else {
-            None
-        };
+        }
         // The grid's rows by search, for checking that a repeat is the same search.
         let main: HashMap<_, &GameRecord> = records.iter().map(|r| (r.identity(), r)).collect();
         let mut repeats = Vec::new();
@@ -198,7 +214,7 @@ impl GameFigures {
             records,
             baselines,
             bns_windows,
-            table_curve,
+            table_curves,
             no_horizon: no_horizon.into_iter().flat_map(|(_, rows)| rows).collect(),
             repeats,
             depth,
@@ -492,9 +508,10 @@ pub const CLAIMS: &[Claim] = &[
         text: "... against a table larger than the positions searched",
         source: PLAAT,
         rule: "MT-SSS\\*'s leaves with 786,432 entries (16 MiB, the largest below 2^20) within 1% of those with the \
-               largest table of the curve (table `table-curve`)",
+               largest table of the curve at the same depth (table `table-curve`)",
         judge: |g| {
-            let c = g.table_curve.as_ref()?;
+            // The curve at the verdicts' depth.
+            let c = g.table_curves.iter().find(|c| c.depths.last() == Some(&g.depth))?;
             let a = c.algorithms.iter().position(|n| n == MTSSS)?;
             let largest = *c.tables.last()?;
             let r = c.by_table.get(&(a, 16f64.to_bits()))? / c.by_table.get(&(a, largest.to_bits()))?;

@@ -264,47 +264,48 @@ pub fn horizon(games: &[GameFigures]) -> String {
 pub fn table_curve(games: &[GameFigures]) -> String {
     let mut o = String::new();
     for g in games {
-        let Some(c) = &g.table_curve else { continue };
-        let Some(&depth) = c.depths.last() else { continue };
-        let Some(&largest) = c.tables.last() else { continue };
-        let _ = writeln!(
-            o,
-            "**{}, depth {depth}** ({} positions): leaves relative to NegaScout's with {} entries\n",
-            g.name,
-            c.positions,
-            fmt_int(table_entries(largest))
-        );
-        let _ = writeln!(
-            o,
-            "| algorithm | {} | mean positions visited ({} entries) |\n|---|{}---:|",
-            c.tables
-                .iter()
-                .map(|t| fmt_int(table_entries(*t)))
-                .collect::<Vec<_>>()
-                .join(" | "),
-            fmt_int(table_entries(largest)),
-            "---:|".repeat(c.tables.len())
-        );
-        for (a, name) in c.algorithms.iter().enumerate() {
-            let cells: Vec<String> = c
-                .tables
-                .iter()
-                .map(|t| fmt_ratio(c.by_table.get(&(a, t.to_bits())).copied()))
-                .collect();
-            let mean = c
-                .cells
-                .get(&Some(largest.to_bits()))
-                .and_then(|cells| cells.get(&(a, depth)))
-                .map(|cell| cell.nodes.round() as u64);
+        for c in &g.table_curves {
+            let Some(&depth) = c.depths.last() else { continue };
+            let Some(&largest) = c.tables.last() else { continue };
             let _ = writeln!(
                 o,
-                "| {} | {} | {} |",
-                short_name(name),
-                cells.join(" | "),
-                mean.map_or("-".to_string(), fmt_int)
+                "**{}, depth {depth}** ({} positions): leaves relative to NegaScout's with {} entries\n",
+                g.name,
+                c.positions,
+                fmt_int(table_entries(largest))
             );
+            let _ = writeln!(
+                o,
+                "| algorithm | {} | mean positions visited ({} entries) |\n|---|{}---:|",
+                c.tables
+                    .iter()
+                    .map(|t| fmt_int(table_entries(*t)))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                fmt_int(table_entries(largest)),
+                "---:|".repeat(c.tables.len())
+            );
+            for (a, name) in c.algorithms.iter().enumerate() {
+                let cells: Vec<String> = c
+                    .tables
+                    .iter()
+                    .map(|t| fmt_ratio(c.by_table.get(&(a, t.to_bits())).copied()))
+                    .collect();
+                let mean = c
+                    .cells
+                    .get(&Some(largest.to_bits()))
+                    .and_then(|cells| cells.get(&(a, depth)))
+                    .map(|cell| cell.nodes.round() as u64);
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} |",
+                    short_name(name),
+                    cells.join(" | "),
+                    mean.map_or("-".to_string(), fmt_int)
+                );
+            }
+            let _ = writeln!(o);
         }
-        let _ = writeln!(o);
     }
     o
 }
