@@ -168,6 +168,42 @@ fn the_rows_without_the_horizon_table_are_read_against_each_other_and_the_grid()
     );
 }
 
+#[test]
+fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_depth() {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("stockman-claims-curves-{}-{n}", std::process::id()));
+    let write = |sub: &str, rows: &[GameRecord]| {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        crate::games::write_csv(&dir.join(sub).join("results.csv"), rows).unwrap();
+    };
+    write("checkers", &records(96));
+    // The grid's depth (4) and a deeper curve (5) where the small table costs MT-SSS* more.
+    write("table-curve/checkers", &records(96));
+    let deeper: Vec<GameRecord> = records(120)
+        .into_iter()
+        .map(|mut r| {
+            r.depth = 5;
+            r
+        })
+        .collect();
+    write("table-curve/checkers-depth5", &deeper);
+    write("table-curve/chess", &deeper); // another game's: not read
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(g.table_curves.len(), 2);
+    assert_eq!(g.table_curves[0].depths, vec![4]);
+    assert_eq!(g.table_curves[1].depths, vec![5]);
+    // Row 3' reads the depth-4 curve: 16 MiB is its largest table.
+    assert_eq!(verdict(&g, "3'"), Some((true, "1.000".into())));
+    let t = table_curve(std::slice::from_ref(&g));
+    assert!(
+        t.contains("**checkers, depth 4**") && t.contains("**checkers, depth 5**"),
+        "{t}"
+    );
+    assert!(t.contains("| MT-SSS\\* | 1.200 | 0.960 | 288 |"), "{t}");
+}
+
 fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
     (CLAIMS.iter().find(|c| c.id == id).unwrap().judge)(g)
 }
