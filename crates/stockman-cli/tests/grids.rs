@@ -47,6 +47,15 @@ fn key(r: &GameRecord) -> Key {
     )
 }
 
+/// The committed rows of `docs/experiments/games/DIR/results.csv`, by search.
+fn committed(dir: &str) -> HashMap<Key, GameRecord> {
+    read_csv(&root().join("docs/experiments/games").join(dir).join("results.csv"))
+        .unwrap()
+        .into_iter()
+        .map(|r| (key(&r), r))
+        .collect()
+}
+
 /// Runs `stockman experiment --game GAME` on the first `n` positions of
 /// `positions` with `flags`, and compares every row with the committed
 /// `docs/experiments/games/DIR/results.csv`. Returns the rows compared.
@@ -74,12 +83,7 @@ fn slice(game: &str, dir: &str, positions: &Path, n: usize, flags: &str) -> usiz
     ];
     args.extend(flags.split_whitespace());
     run(&args);
-    let committed: HashMap<Key, GameRecord> =
-        read_csv(&root().join("docs/experiments/games").join(dir).join("results.csv"))
-            .unwrap()
-            .into_iter()
-            .map(|r| (key(&r), r))
-            .collect();
+    let committed = committed(dir);
     let fresh = read_csv(&out.join("results.csv")).unwrap();
     assert!(!fresh.is_empty());
     for r in &fresh {
@@ -258,14 +262,9 @@ fn a_slice_of_the_no_horizon_grid_regenerates_and_differs_from_the_grid() {
         "--depths 2..12 --algo alphabeta,negascout,mtdf,mt-sss,mt-dual,bns --iterative --bns-window 0 --no-horizon-table --tt-mb 16",
     );
     assert_eq!(n, 3 * 11 * 6);
-    let games = root().join("docs/experiments/games");
-    let grid: HashMap<Key, GameRecord> = read_csv(&games.join("connect4/results.csv"))
-        .unwrap()
-        .into_iter()
-        .map(|r| (key(&r), r))
-        .collect();
+    let grid = committed("connect4");
     let (mut more, mut compared) = (0, 0);
-    for r in read_csv(&games.join("no-horizon/connect4/results.csv")).unwrap() {
+    for r in committed("no-horizon/connect4").into_values() {
         let g = &grid[&key(&r)];
         assert_eq!(
             (r.value, r.error.is_some()),

@@ -270,7 +270,7 @@ def game_calls(game, opening):
     cls = spec["cls"]
     log = []
     inside = [False]  # is_over calls possible_moves: only the outer call is logged
-    copy = np.copy if game == "c4" else list
+    copy = spec["adapter"].copy
 
     def wrap(name):
         f = getattr(cls, name)
@@ -292,7 +292,7 @@ def game_calls(game, opening):
     return log
 
 
-def floor(game, opening, log):
+def floor(game, log):
     """The game's own share: the seconds the shared methods take when
     called in a plain loop on the boards Negamax gave them (`log`, from
     `game_calls`), no search around them. The loop copies each board into
@@ -406,7 +406,7 @@ def floors(rounds, games):
             alone, whole = [], []
             for r in range(rounds):
                 runs = [
-                    lambda: alone.append(floor(game, opening, log)),
+                    lambda: alone.append(floor(game, log)),
                     lambda: whole.append(easyai(spec["cls"], Negamax(spec["depth"]), opening)[1]),
                 ]
                 for run in runs if r % 2 == 0 else runs[::-1]:

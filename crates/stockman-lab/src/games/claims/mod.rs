@@ -90,19 +90,24 @@ pub struct GameFigures {
 /// The variant folders under `dir` (each with a `results.csv`), by name:
 /// names without a width first, then `wN` by width; none if `dir` is absent.
 fn variants(dir: &Path) -> Result<Vec<(String, Vec<GameRecord>)>, Error> {
+    folders(dir, |_| true)
+}
+
+/// [`variants`], of the folders whose name `keep` accepts.
+fn folders(dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<(String, Vec<GameRecord>)>, Error> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
-    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Error::io(dir, e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("results.csv").is_file())
-        .collect();
     let name = |d: &Path| {
         d.file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default()
     };
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| keep(&name(p)) && p.join("results.csv").is_file())
+        .collect();
     dirs.sort_by_key(|d| {
         let n = name(d);
         let width = n.strip_prefix('w').and_then(|w| w.parse::<u64>().ok());
@@ -126,7 +131,7 @@ impl GameFigures {
         let bns_windows = variants(&root.join("bns-window").join(game.dirs[0]))?;
         let no_horizon_csv = root.join("no-horizon").join(game.dirs[0]).join("results.csv");
         let no_horizon = if no_horizon_csv.is_file() {
-            vec![("no-horizon".to_string(), read_csv(&no_horizon_csv)?)]
+            read_csv(&no_horizon_csv)?
         } else {
             Vec::new()
         };
@@ -137,7 +142,12 @@ impl GameFigures {
             .filter(|r| r.algorithm == NS)
             .filter_map(|r| Some(((r.position.as_str(), r.depth), r.value?)))
             .collect();
-        for (name, rows) in baselines.iter().chain(&bns_windows).chain(&no_horizon) {
+        let checked = baselines
+            .iter()
+            .chain(&bns_windows)
+            .map(|(name, rows)| (name.as_str(), rows.as_slice()))
+            .chain([("no-horizon", no_horizon.as_slice())]);
+        for (name, rows) in checked {
             for r in rows {
                 let Some(&v) = values.get(&(r.position.as_str(), r.depth)) else {
                     continue;
@@ -156,32 +166,19 @@ impl GameFigures {
             }
         }
         let mut table_curves = Vec::new();
-        let curves = root.join("table-curve");
-        if curves.is_dir() {
-            let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&curves)
-                .map_err(|e| Error::io(&curves, e))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    let name = p
-                        .file_name()
-                        .map(|n| n.to_string_lossy().to_string())
-                        .unwrap_or_default();
-                    (name == game.dirs[0] || name.starts_with(&format!("{}-", game.dirs[0])))
-                        && p.join("results.csv").is_file()
-                })
-                .collect();
-            dirs.sort();
-            for d in dirs {
-                let s = summarize(&read_csv(&d.join("results.csv"))?);
-                if let Some(x) = s.disagreements.first() {
-                    return Err(Error::new(format!(
-                        "{}: the table-size curve {} disagrees: {x}",
-                        game.name,
-                        d.display()
-                    )));
-                }
-                table_curves.push(s);
+        let prefix = format!("{}-", game.dirs[0]);
+        let curves = folders(&root.join("table-curve"), |n| {
+            n == game.dirs[0] || n.starts_with(&prefix)
+        })?;
+        for (name, rows) in curves {
+            let s = summarize(&rows);
+            if let Some(x) = s.disagreements.first() {
+                return Err(Error::new(format!(
+                    "{}: the table-size curve {name} disagrees: {x}",
+                    game.name
+                )));
             }
+            table_curves.push(s);
         }
         // The grid's rows by search, for checking that a repeat is the same search.
         let main: HashMap<_, &GameRecord> = records.iter().map(|r| (r.identity(), r)).collect();
@@ -215,7 +212,7 @@ impl GameFigures {
             baselines,
             bns_windows,
             table_curves,
-            no_horizon: no_horizon.into_iter().flat_map(|(_, rows)| rows).collect(),
+            no_horizon,
             repeats,
             depth,
             table_mb,

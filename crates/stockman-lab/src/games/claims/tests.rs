@@ -53,6 +53,19 @@ fn load_with(mt_sss_small: u64, repeats: &[Vec<GameRecord>]) -> Result<GameFigur
     load_all(mt_sss_small, repeats, None)
 }
 
+/// A scratch folder of its own (the tests run at once).
+fn scratch() -> std::path::PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("stockman-claims-{}-{n}", std::process::id()))
+}
+
+/// Writes `rows` as `dir/sub/results.csv`.
+fn write_rows(dir: &Path, sub: &str, rows: &[GameRecord]) {
+    std::fs::create_dir_all(dir.join(sub)).unwrap();
+    crate::games::write_csv(&dir.join(sub).join("results.csv"), rows).unwrap();
+}
+
 /// Loads a grid written to a scratch folder, with repeat runs and a
 /// no-horizon run beside it.
 fn load_all(
@@ -60,21 +73,13 @@ fn load_all(
     repeats: &[Vec<GameRecord>],
     no_horizon: Option<&[GameRecord]>,
 ) -> Result<GameFigures, Error> {
-    // A folder per call: the tests run at once.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("stockman-claims-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(dir.join("checkers")).unwrap();
-    crate::games::write_csv(&dir.join("checkers/results.csv"), &records(mt_sss_small)).unwrap();
+    let dir = scratch();
+    write_rows(&dir, "checkers", &records(mt_sss_small));
     for (i, rows) in repeats.iter().enumerate() {
-        let d = dir.join(format!("repeats/checkers/run-{}", i + 2));
-        std::fs::create_dir_all(&d).unwrap();
-        crate::games::write_csv(&d.join("results.csv"), rows).unwrap();
+        write_rows(&dir, &format!("repeats/checkers/run-{}", i + 2), rows);
     }
     if let Some(rows) = no_horizon {
-        let d = dir.join("no-horizon/checkers");
-        std::fs::create_dir_all(&d).unwrap();
-        crate::games::write_csv(&d.join("results.csv"), rows).unwrap();
+        write_rows(&dir, "no-horizon/checkers", rows);
     }
     let g = GameFigures::load(&dir, &REPORT_GAMES[3]);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -170,13 +175,8 @@ fn the_rows_without_the_horizon_table_are_read_against_each_other_and_the_grid()
 
 #[test]
 fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_depth() {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("stockman-claims-curves-{}-{n}", std::process::id()));
-    let write = |sub: &str, rows: &[GameRecord]| {
-        std::fs::create_dir_all(dir.join(sub)).unwrap();
-        crate::games::write_csv(&dir.join(sub).join("results.csv"), rows).unwrap();
-    };
+    let dir = scratch();
+    let write = |sub: &str, rows: &[GameRecord]| write_rows(&dir, sub, rows);
     write("checkers", &records(96));
     // The grid's depth (4) and a deeper curve (5) where the small table costs MT-SSS* more.
     write("table-curve/checkers", &records(96));
