@@ -17,7 +17,9 @@
 //! 40 and 49), `FFO_ALGOS` (default `mtdf`), `FFO_ORDER` (`best-reply`, the
 //! default, `fastest-first` or `squares`: the game's move order),
 //! `FFO_TT_MB` (default 256), `FFO_ETC=1` (enhanced transposition
-//! cutoffs), `FFO_MAX_NODES` (a budget per search, so that slow
+//! cutoffs), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
+//! the true value, which measures what a perfect guess would save),
+//! `FFO_MAX_NODES` (a budget per search, so that slow
 //! algorithms report how far they get instead of running for hours;
 //! SSS\* also stops at its OPEN-list cap, `DEFAULT_MAX_OPEN`, and says `OPEN`).
 //! One table serves every search: allocated and committed (its memory
@@ -98,6 +100,19 @@ fn main() {
             .expect("an FFO board")
             .with_order(order);
         let expected = line.expected.expect("FFO lines have scores");
+        // `FFO_GUESS=suite`: MTD(f) starts from the true value (how much a
+        // perfect first guess would save); a number: from that value.
+        let opts = match std::env::var("FFO_GUESS").as_deref() {
+            Ok("suite") => SearchOptions {
+                first_guess: expected,
+                ..opts.clone()
+            },
+            Ok(v) => SearchOptions {
+                first_guess: v.parse().expect("FFO_GUESS"),
+                ..opts.clone()
+            },
+            Err(_) => opts.clone(),
+        };
         for (k, &algo) in algos.iter().enumerate() {
             table.clear();
             let start = now();

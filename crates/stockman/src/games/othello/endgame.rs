@@ -314,6 +314,88 @@ fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) ->
     }
 }
 
+/// For a square at position `pos` (0-7) of a full line, and the discs
+/// `line` of the player on that line (bit `k` for position `k`, the square
+/// itself empty), how many discs the player flips on the line by moving
+/// there: every other square of the line is taken, so the opponent holds
+/// exactly the ones the player does not, and the count depends on `line`
+/// alone. Positions past the end of a short diagonal read as the
+/// opponent's, which is safe: a run that reaches them finds no disc of the
+/// player beyond and flips nothing.
+const LAST_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0;
+            // Towards higher positions, then lower ones.
+            let mut k = pos + 1;
+            while k < 8 && line >> k & 1 == 0 {
+                k += 1;
+            }
+            if k < 8 {
+                n += k - pos - 1;
+            }
+            let mut k = pos as i32 - 1;
+            while k >= 0 && line >> k & 1 == 0 {
+                k -= 1;
+            }
+            if k >= 0 {
+                n += pos - k as usize - 1;
+            }
+            t[pos][line] = n as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// The two diagonals through each square (`[a1-h8 direction, a8-h1 direction]`).
+const DIAGONALS: [[u64; 2]; 64] = {
+    let mut d = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (rr, cc) = ((other / 8) as i32, (other % 8) as i32);
+            if cc - rr == c - r {
+                d[sq][0] |= 1 << other;
+            }
+            if cc + rr == c + r {
+                d[sq][1] |= 1 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    d
+};
+
+/// How many discs the player with discs `p` flips by moving on `sq`, the
+/// only empty square of the board (0: the move is illegal). Counted by
+/// lookup along the four lines through the square instead of computing
+/// the flipped discs, as dedicated endgame solvers do for the last move:
+/// each line is gathered into a byte (a row by a shift, a column and the
+/// diagonals by a multiplication that lines their squares up in the top
+/// byte without carries, since they hold at most one square per column
+/// or per row).
+#[inline]
+pub(super) fn last_flip_count(sq: u8, p: u64) -> u32 {
+    let (r, c) = ((sq / 8) as usize, (sq % 8) as usize);
+    let row = (p >> (8 * r)) as u8;
+    let column = (((p >> c) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let [d9, d7] = DIAGONALS[sq as usize];
+    let diag9 = ((p & d9).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let diag7 = ((p & d7).wrapping_mul(COLUMN_A) >> 56) as u8;
+    u32::from(LAST_FLIPS[c][row as usize])
+        + u32::from(LAST_FLIPS[r][column as usize])
+        + u32::from(LAST_FLIPS[c][diag9 as usize])
+        + u32::from(LAST_FLIPS[c][diag7 as usize])
+}
+
 /// The final score for the player with discs `p` against `o` to move
 /// when at most the one square `empty` is left: the player takes it if it
 /// can, else the opponent does, else nobody.
@@ -323,19 +405,20 @@ pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
         return final_score(p, o);
     }
     let sq = empty.trailing_zeros() as u8;
-    let near = NEIGHBOURS[sq as usize];
-    if near & o != 0 {
-        let f = flips(sq, p, o);
-        if f != 0 {
-            // The board is full: the score is the disc difference.
-            return 2 * (p.count_ones() + f.count_ones() + 1) as i32 - 64;
-        }
+    let mine = p.count_ones() as i32;
+    let n = last_flip_count(sq, p) as i32;
+    if n != 0 {
+        // The board is full: the score is the disc difference.
+        return 2 * (mine + n + 1) - 64;
     }
-    if near & p != 0 {
-        let f = flips(sq, o, p);
-        if f != 0 {
-            return 64 - 2 * (o.count_ones() + f.count_ones() + 1) as i32;
-        }
+    let n = last_flip_count(sq, o) as i32;
+    if n != 0 {
+        return 64 - 2 * (63 - mine + n + 1);
     }
-    final_score(p, o)
+    // Nobody can move: the empty square goes to the winner (63 discs, no draw).
+    if 2 * mine > 63 {
+        2 * mine - 63 + 1
+    } else {
+        2 * mine - 63 - 1
+    }
 }

@@ -1,4 +1,4 @@
-use super::endgame::{solve, solve_small};
+use super::endgame::{last_flip_count, last_square, solve, solve_small};
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
@@ -136,6 +136,34 @@ fn stable_discs_are_never_flipped() {
     assert_eq!(b.stable().0, 0b11);
     let b = Board::from_discs(1 | 1 << 2, 1 << 9, true).unwrap();
     assert_eq!(b.stable().0, 1);
+}
+
+#[test]
+fn the_last_square_is_counted_as_the_rules_flip() {
+    // Full boards with one hole on every square, and random colours.
+    let mut rng = Rng(11);
+    for _ in 0..400 {
+        let discs = rng.next();
+        for sq in 0..64u8 {
+            let hole = 1u64 << sq;
+            let (p, o) = (discs & !hole, !discs & !hole);
+            for (a, b) in [(p, o), (o, p)] {
+                let rules = naive_flips(sq, a, b).count_ones();
+                assert_eq!(last_flip_count(sq, a), rules, "{a:#x} on {sq}");
+            }
+            // The score, from the rules: who can move takes the square.
+            let (mine, theirs) = (naive_flips(sq, p, o), naive_flips(sq, o, p));
+            let score = if mine != 0 {
+                2 * (p.count_ones() + mine.count_ones() + 1) as i32 - 64
+            } else if theirs != 0 {
+                64 - 2 * (o.count_ones() + theirs.count_ones() + 1) as i32
+            } else {
+                let d = p.count_ones() as i32 - o.count_ones() as i32;
+                d + d.signum()
+            };
+            assert_eq!(last_square(p, o, hole), score, "{p:#x} with {sq} empty");
+        }
+    }
 }
 
 #[test]
