@@ -358,9 +358,9 @@ const DIAGONALS: [[u64; 2]; 64] = {
     let mut sq = 0;
     while sq < 64 {
         let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut other = 0;
+        let mut other: i32 = 0;
         while other < 64 {
-            let (rr, cc) = ((other / 8) as i32, (other % 8) as i32);
+            let (rr, cc) = (other / 8, other % 8);
             if cc - rr == c - r {
                 d[sq][0] |= 1 << other;
             }
