@@ -105,17 +105,13 @@ pub(super) const PARITY_EMPTIES: u32 = 5;
 /// solver of the last empty squares. `passed`: the opponent just passed.
 #[inline]
 pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-    solve_n(p, o, alpha, beta, passed, (!(p | o)).count_ones())
-}
-
-/// [`solve`] with `n` empty squares.
-#[inline]
-fn solve_n(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32) -> i32 {
-    if n <= PARITY_EMPTIES {
-        solve_parity(p, o, alpha, beta, passed, n, parity_of(!(p | o)))
-    } else {
-        solve_sorted(p, o, alpha, beta, passed, n)
+    let n = (!(p | o)).count_ones();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has the instruction, checked just above.
+        return unsafe { popcnt::solve_n(p, o, alpha, beta, passed, n) };
     }
+    portable::solve_n(p, o, alpha, beta, passed, n)
 }
 
 /// The quadrant of each square as a bit (`1 << index` in [`QUADRANTS`]).
@@ -163,61 +159,190 @@ fn parity_of(empty: u64) -> u8 {
     parity
 }
 
-/// [`solve`] above [`PARITY_EMPTIES`]: the legal moves sorted fastest first
-/// (the fewest replies for the opponent, a corner reply counting double),
-/// ties to moves into a region with an odd number of empty squares, and a
-/// stability cut-off when the opponent's stable discs already cap the
-/// score at `alpha`.
-fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u32) -> i32 {
-    let mut set = move_set(p, o);
-    if set == 0 {
-        return if passed {
-            final_score(p, o)
-        } else {
-            -solve_sorted(o, p, -beta, -alpha, true, empties)
-        };
-    }
-    // The opponent keeps its stable discs: the score is at most
-    // 64 - 2 x their number (checked only when all its discs could be).
-    if alpha >= 64 - 2 * o.count_ones() as i32 {
-        let hi = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
-        if hi <= alpha {
-            return hi;
-        }
-    }
-    let odd = odd_quadrants(!(p | o));
-    // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
-    let mut list = [(0u32, 0u8, 0u64); 32];
-    let mut n = 0;
-    while set != 0 {
-        let sq = set.trailing_zeros() as u8;
-        set &= set - 1;
-        let f = flips(sq, p, o);
-        let np = p | f | (1 << sq);
-        let replies = move_set(o ^ f, np);
-        let mut key = 4 * weighted_mobility(replies);
-        if odd >> sq & 1 == 0 {
-            key += 2;
-        }
-        let mut i = n;
-        while i > 0 && list[i - 1].0 > key {
-            list[i] = list[i - 1];
-            i -= 1;
-        }
-        list[i] = (key, sq, f);
-        n += 1;
-    }
-    let mut best = -65;
-    for &(_, sq, f) in &list[..n] {
-        let v = -solve_n(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false, empties - 1);
-        if v > best {
-            best = v;
-            if v >= beta {
-                return v;
+/// The game's solver of the last empty squares, defined once and compiled
+/// twice: for any x86-64 (and other targets), and with the `popcnt`
+/// instruction, which [`solve`] picks at run time when the processor has
+/// it. Counting discs and moves is most of what the solver does besides
+/// flipping, and without the instruction each count is a dozen.
+macro_rules! solver {
+    ($(#[$attr:meta])*) => {
+        /// [`solve`] with `n` empty squares.
+        $(#[$attr])*
+        #[inline]
+        pub(super) fn solve_n(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32) -> i32 {
+            if n <= PARITY_EMPTIES {
+                solve_parity(p, o, alpha, beta, passed, n, parity_of(!(p | o)))
+            } else {
+                solve_sorted(p, o, alpha, beta, passed, n)
             }
         }
-    }
-    best
+
+        /// [`solve`] above [`PARITY_EMPTIES`]: the legal moves sorted fastest first
+        /// (the fewest replies for the opponent, a corner reply counting double),
+        /// ties to moves into a region with an odd number of empty squares, and a
+        /// stability cut-off when the opponent's stable discs already cap the
+        /// score at `alpha`.
+        $(#[$attr])*
+        pub(super) fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u32) -> i32 {
+            let mut set = move_set(p, o);
+            if set == 0 {
+                return if passed {
+                    final_score(p, o)
+                } else {
+                    -solve_sorted(o, p, -beta, -alpha, true, empties)
+                };
+            }
+            // The opponent keeps its stable discs: the score is at most
+            // 64 - 2 x their number (checked only when all its discs could be).
+            if alpha >= 64 - 2 * o.count_ones() as i32 {
+                let hi = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+                if hi <= alpha {
+                    return hi;
+                }
+            }
+            let odd = odd_quadrants(!(p | o));
+            // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
+            let mut list = [(0u32, 0u8, 0u64); 32];
+            let mut n = 0;
+            while set != 0 {
+                let sq = set.trailing_zeros() as u8;
+                set &= set - 1;
+                let f = flips(sq, p, o);
+                let np = p | f | (1 << sq);
+                let replies = move_set(o ^ f, np);
+                let mut key = 4 * weighted_mobility(replies);
+                if odd >> sq & 1 == 0 {
+                    key += 2;
+                }
+                let mut i = n;
+                while i > 0 && list[i - 1].0 > key {
+                    list[i] = list[i - 1];
+                    i -= 1;
+                }
+                list[i] = (key, sq, f);
+                n += 1;
+            }
+            let mut best = -65;
+            for &(_, sq, f) in &list[..n] {
+                let v = -solve_n(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false, empties - 1);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+            best
+        }
+
+        /// [`solve`] at [`PARITY_EMPTIES`] or fewer: a plain alpha-beta over the
+        /// `n` empty squares, those of quadrants with an odd count (`parity`, kept
+        /// up to date move by move instead of counted again) first, without a move
+        /// list, which costs less than sorting where few moves are left.
+        $(#[$attr])*
+        pub(super) fn solve_parity(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32, parity: u8) -> i32 {
+            let empty = !(p | o);
+            if n <= 1 {
+                return last_square(p, o, empty);
+            }
+            if n == 2 {
+                return solve_two(p, o, empty, alpha, beta, passed);
+            }
+            let mut best = -65;
+            // Parity: the empty squares of regions with an odd count first.
+            let odd = PARITY_SQUARES[parity as usize];
+            for set in [empty & odd, empty & !odd] {
+                let mut e = set;
+                while e != 0 {
+                    let sq = e.trailing_zeros() as u8;
+                    e &= e - 1;
+                    // No opponent disc next to the square: nothing to flip.
+                    if NEIGHBOURS[sq as usize] & o == 0 {
+                        continue;
+                    }
+                    let f = flips(sq, p, o);
+                    if f == 0 {
+                        continue;
+                    }
+                    let child_parity = parity ^ QUADRANT_BIT[sq as usize];
+                    let v = -solve_parity(
+                        o ^ f,
+                        p | f | (1 << sq),
+                        -beta,
+                        -alpha.max(best),
+                        false,
+                        n - 1,
+                        child_parity,
+                    );
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+            if best > -65 {
+                best
+            } else if passed {
+                final_score(p, o)
+            } else {
+                -solve_parity(o, p, -beta, -alpha, true, n, parity)
+            }
+        }
+
+        /// [`solve_parity`] with two empty squares (`empty`): each move leads to a
+        /// position with one square left, scored directly.
+        $(#[$attr])*
+        #[inline]
+            pub(super) fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+            let first = empty & empty.wrapping_neg();
+            let mut best = -65;
+            for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
+                let sq = x.trailing_zeros() as u8;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(sq, p, o);
+                if f != 0 {
+                    let v = -last_square(o ^ f, p | f | x, y);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+            if best > -65 {
+                best
+            } else if passed {
+                final_score(p, o)
+            } else {
+                -solve_two(o, p, empty, -beta, -alpha, true)
+            }
+        }
+    };
+}
+
+/// The solver for any processor.
+mod portable {
+    use super::*;
+    solver!();
+}
+
+/// The solver with the `popcnt` instruction (x86-64 processors since 2008).
+#[cfg(target_arch = "x86_64")]
+mod popcnt {
+    use super::*;
+    solver!(#[target_feature(enable = "popcnt")]);
+}
+
+/// [`solve`] by the solver for any processor, whatever this one has (tests
+/// compare it with the one [`solve`] picks).
+#[cfg(test)]
+pub(super) fn solve_portable(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    portable::solve_n(p, o, alpha, beta, passed, (!(p | o)).count_ones())
 }
 
 /// [`solve`] by the parity layer alone, whatever the empty squares (tests
@@ -225,93 +350,7 @@ fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u3
 #[cfg(test)]
 pub(super) fn solve_small(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     let empty = !(p | o);
-    solve_parity(p, o, alpha, beta, passed, empty.count_ones(), parity_of(empty))
-}
-
-/// [`solve`] at [`PARITY_EMPTIES`] or fewer: a plain alpha-beta over the
-/// `n` empty squares, those of quadrants with an odd count (`parity`, kept
-/// up to date move by move instead of counted again) first, without a move
-/// list, which costs less than sorting where few moves are left.
-fn solve_parity(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32, parity: u8) -> i32 {
-    let empty = !(p | o);
-    if n <= 1 {
-        return last_square(p, o, empty);
-    }
-    if n == 2 {
-        return solve_two(p, o, empty, alpha, beta, passed);
-    }
-    let mut best = -65;
-    // Parity: the empty squares of regions with an odd count first.
-    let odd = PARITY_SQUARES[parity as usize];
-    for set in [empty & odd, empty & !odd] {
-        let mut e = set;
-        while e != 0 {
-            let sq = e.trailing_zeros() as u8;
-            e &= e - 1;
-            // No opponent disc next to the square: nothing to flip.
-            if NEIGHBOURS[sq as usize] & o == 0 {
-                continue;
-            }
-            let f = flips(sq, p, o);
-            if f == 0 {
-                continue;
-            }
-            let child_parity = parity ^ QUADRANT_BIT[sq as usize];
-            let v = -solve_parity(
-                o ^ f,
-                p | f | (1 << sq),
-                -beta,
-                -alpha.max(best),
-                false,
-                n - 1,
-                child_parity,
-            );
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-    }
-    if best > -65 {
-        best
-    } else if passed {
-        final_score(p, o)
-    } else {
-        -solve_parity(o, p, -beta, -alpha, true, n, parity)
-    }
-}
-
-/// [`solve_parity`] with two empty squares (`empty`): each move leads to a
-/// position with one square left, scored directly.
-#[inline]
-fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-    let first = empty & empty.wrapping_neg();
-    let mut best = -65;
-    for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
-        let sq = x.trailing_zeros() as u8;
-        if NEIGHBOURS[sq as usize] & o == 0 {
-            continue;
-        }
-        let f = flips(sq, p, o);
-        if f != 0 {
-            let v = -last_square(o ^ f, p | f | x, y);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-    }
-    if best > -65 {
-        best
-    } else if passed {
-        final_score(p, o)
-    } else {
-        -solve_two(o, p, empty, -beta, -alpha, true)
-    }
+    portable::solve_parity(p, o, alpha, beta, passed, empty.count_ones(), parity_of(empty))
 }
 
 /// For a square at position `pos` (0-7) of a full line, and the discs

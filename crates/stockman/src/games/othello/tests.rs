@@ -1,4 +1,4 @@
-use super::endgame::{last_flip_count, last_square, solve, solve_small};
+use super::endgame::{last_flip_count, last_square, solve, solve_portable, solve_small};
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
@@ -187,10 +187,9 @@ fn the_game_solver_agrees_with_minimax() {
             (score - 1, score),
             (-65, score - 3),
         ] {
-            for v in [
-                solve(b.player, b.opponent, a, c, false),
-                solve_small(b.player, b.opponent, a, c, false),
-            ] {
+            let fast = solve(b.player, b.opponent, a, c, false);
+            assert_eq!(fast, solve_portable(b.player, b.opponent, a, c, false));
+            for v in [fast, solve_small(b.player, b.opponent, a, c, false)] {
                 if v <= a {
                     assert!(score <= v, "{}: {v} in ({a}, {c})", b.to_ffo());
                 } else if v >= c {
