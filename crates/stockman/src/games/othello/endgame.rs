@@ -421,7 +421,7 @@ const DIAGONALS: [[u64; 2]; 64] = {
 /// diagonals by a multiplication that lines their squares up in the top
 /// byte without carries, since they hold at most one square per column
 /// or per row).
-#[inline]
+#[inline(always)]
 pub(super) fn last_flip_count(sq: u8, p: u64) -> u32 {
     let (r, c) = ((sq / 8) as usize, (sq % 8) as usize);
     let row = (p >> (8 * r)) as u8;
@@ -437,8 +437,9 @@ pub(super) fn last_flip_count(sq: u8, p: u64) -> u32 {
 
 /// The final score for the player with discs `p` against `o` to move
 /// when at most the one square `empty` is left: the player takes it if it
-/// can, else the opponent does, else nobody.
-#[inline]
+/// can, else the opponent does, else nobody. Always inlined, so that it
+/// takes its caller's processor features.
+#[inline(always)]
 pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
     if empty == 0 {
         return final_score(p, o);
