@@ -361,6 +361,20 @@ impl GameTask for Grid<'_> {
             // One thread's CPU time would undercount a search on several.
             row.cpu_us = if threaded { None } else { cpu_us_since(cpu) };
             match r {
+                // Iterative deepening is anytime: stopped by a limit, it
+                // answers with its last completed depth. A grid row is one
+                // depth, so that answer is not the row's value: the search
+                // stopped, as a flat search does with an error.
+                Ok(o) if o.stopped_by.is_some() => {
+                    let limit = o.stopped_by.expect("checked");
+                    row.stats = o.stats;
+                    row.error = Some(format!(
+                        "stopped by {limit} after visiting {} positions in depth {} (depth {} completed)",
+                        o.stats.nodes,
+                        o.depth_completed.map_or(1, |d| d + 1),
+                        o.depth_completed.map_or("none".to_string(), |d| d.to_string())
+                    ));
+                }
                 Ok(o) => {
                     row.value = o.value;
                     row.bound = o.bound;

@@ -1063,6 +1063,47 @@ fn match_errors_are_named() {
     assert_eq!(m["openings"], serde_json::json!(["44", "35"]));
 }
 
+/// A deepened search that a node limit stops answers with its last
+/// completed depth (anytime), but a grid row is one depth: the row says the
+/// search stopped and holds no value (it once held the shallower depth's
+/// value, which the grid's value check then reported as a disagreement).
+#[test]
+fn a_grid_row_stopped_by_a_limit_holds_no_value_of_a_shallower_depth() {
+    let set = TempFile::new("c4-limit.txt", "274552224131661 0\n");
+    let out = TempFile::empty_path("c4-limit-grid");
+    ok(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "12",
+        "--algo",
+        "negascout,mt-sss",
+        "--iterative",
+        "--max-nodes",
+        "2000",
+        "--out",
+        out.arg(),
+    ]);
+    let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!(r[col("value")], "", "{r:?}");
+        assert_eq!(r[col("nodes")], "2000", "{r:?}");
+        let error = r[col("error")];
+        assert!(
+            error.starts_with("stopped by --max-nodes 2000 after visiting 2000 positions in depth "),
+            "{r:?}"
+        );
+        assert!(error.contains(" completed)"), "{r:?}");
+    }
+}
+
 /// The game grid of the experiments: one row per position, depth and
 /// algorithm in results.csv, all agreeing on the value.
 #[test]
