@@ -237,6 +237,16 @@ fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
         1,
         "--depths 15 --algo negascout,mtdf --iterative --history --tt-mb 4,256",
     );
+    // The chess curve's first position is the suite's first (a mate: cheap
+    // at depth 6), with the smallest table and the largest.
+    let bk = root().join("crates/stockman/tests/data/chess/bratko-kopec.epd");
+    slice(
+        "chess",
+        "table-curve/chess",
+        &bk,
+        1,
+        "--depths 6 --algo negascout,mt-sss --iterative --history --tt-mb 0.015625,256 --max-nodes 50000000",
+    );
     let set = root().join("crates/stockman/tests/data/connect4/Test_L2_R2");
     slice(
         "connect4",

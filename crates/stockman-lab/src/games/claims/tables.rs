@@ -285,11 +285,26 @@ pub fn table_curve(games: &[GameFigures]) -> String {
                 fmt_int(table_entries(largest)),
                 "---:|".repeat(c.tables.len())
             );
+            let mut stopped_any = false;
             for (a, name) in c.algorithms.iter().enumerate() {
                 let cells: Vec<String> = c
                     .tables
                     .iter()
-                    .map(|t| fmt_ratio(c.by_table.get(&(a, t.to_bits())).copied()))
+                    .map(|t| {
+                        let ratio = fmt_ratio(c.by_table.get(&(a, t.to_bits())).copied());
+                        // Searches stopped at the grid's cap are not in the mean: say so.
+                        let failed = c
+                            .cells
+                            .get(&Some(t.to_bits()))
+                            .and_then(|cells| cells.get(&(a, depth)))
+                            .map_or(0, |cell| cell.failed);
+                        if failed > 0 {
+                            stopped_any = true;
+                            format!("{ratio} ({failed} stopped)")
+                        } else {
+                            ratio
+                        }
+                    })
                     .collect();
                 let mean = c
                     .cells
@@ -302,6 +317,13 @@ pub fn table_curve(games: &[GameFigures]) -> String {
                     short_name(name),
                     cells.join(" | "),
                     mean.map_or("-".to_string(), fmt_int)
+                );
+            }
+            if stopped_any {
+                let _ = writeln!(
+                    o,
+                    "\n(N stopped): searches that reached the grid's node cap before the depth, left out of \
+                     the mean of their cell, which therefore understates it."
                 );
             }
             let _ = writeln!(o);

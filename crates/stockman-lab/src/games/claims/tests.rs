@@ -204,6 +204,36 @@ fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_dept
     assert!(t.contains("| MT-SSS\\* | 1.200 | 0.960 | 288 |"), "{t}");
 }
 
+/// A search of the curve that a node cap stopped is left out of its cell's
+/// mean, and the cell says so (the mean understates it).
+#[test]
+fn a_table_curve_cell_names_its_stopped_searches() {
+    let dir = scratch();
+    write_rows(&dir, "checkers", &records(96));
+    let mut curve = records(120);
+    let stopped = curve
+        .iter_mut()
+        .find(|r| r.position == "b" && r.algorithm == MTSSS && r.tt_mb == Some(1.0))
+        .unwrap();
+    stopped.value = None;
+    stopped.error =
+        Some("stopped by --max-nodes 240 after visiting 240 positions in depth 4 (depth 3 completed)".into());
+    write_rows(&dir, "table-curve/checkers", &curve);
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let t = table_curve(std::slice::from_ref(&g));
+    // Position a alone: 120 / 100.
+    assert!(t.contains("| MT-SSS\\* | 1.200 (1 stopped) | 0.960 | 288 |"), "{t}");
+    assert!(t.contains("| NegaScout | 1.000 | 1.000 |"), "{t}");
+    assert!(
+        t.contains("(N stopped): searches that reached the grid's node cap"),
+        "{t}"
+    );
+    // Without a stopped search, no note.
+    let g = figures(96);
+    assert!(!table_curve(std::slice::from_ref(&g)).contains("stopped"));
+}
+
 fn verdict(g: &GameFigures, id: &str) -> Option<(bool, String)> {
     (CLAIMS.iter().find(|c| c.id == id).unwrap().judge)(g)
 }
