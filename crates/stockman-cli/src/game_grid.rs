@@ -17,8 +17,8 @@ use stockman::algorithms::{iterative, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
 use stockman::{
-    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Parallel, Playable, SearchOptions,
-    SharedTable, Stats, Table, TableSize,
+    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Outcome, Parallel, Playable,
+    SearchOptions, SharedTable, Stats, Table, TableSize,
 };
 use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
 use stockman_lab::Shard;
@@ -365,14 +365,19 @@ impl GameTask for Grid<'_> {
                 // answers with its last completed depth. A grid row is one
                 // depth, so that answer is not the row's value: the search
                 // stopped, as a flat search does with an error.
-                Ok(o) if o.stopped_by.is_some() => {
-                    let limit = o.stopped_by.expect("checked");
-                    row.stats = o.stats;
+                Ok(Outcome {
+                    stopped_by: Some(limit),
+                    depth_completed,
+                    stats,
+                    ..
+                }) => {
+                    // (A stopped deepening answers only after a depth completed.)
+                    let done = depth_completed.unwrap_or(0);
+                    row.stats = stats;
                     row.error = Some(format!(
-                        "stopped by {limit} after visiting {} positions in depth {} (depth {} completed)",
-                        o.stats.nodes,
-                        o.depth_completed.map_or(1, |d| d + 1),
-                        o.depth_completed.map_or("none".to_string(), |d| d.to_string())
+                        "stopped by {limit} after visiting {} positions in depth {} (depth {done} completed)",
+                        stats.nodes,
+                        done + 1
                     ));
                 }
                 Ok(o) => {

@@ -162,8 +162,8 @@ fn parity_of(empty: u64) -> u8 {
 /// The game's solver of the last empty squares, defined once and compiled
 /// twice: for any x86-64 (and other targets), and with the `popcnt`
 /// instruction, which [`solve`] picks at run time when the processor has
-/// it. Counting discs and moves is most of what the solver does besides
-/// flipping, and without the instruction each count is a dozen.
+/// it. Counting discs and moves is about a tenth of the solver's work, and
+/// without the instruction each count takes a dozen instructions.
 macro_rules! solver {
     ($(#[$attr:meta])*) => {
         /// [`solve`] with `n` empty squares.
