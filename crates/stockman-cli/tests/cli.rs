@@ -1087,15 +1087,12 @@ fn a_grid_row_stopped_by_a_limit_holds_no_value_of_a_shallower_depth() {
         "--out",
         out.arg(),
     ]);
-    let csv = std::fs::read_to_string(out.path().join("results.csv")).unwrap();
-    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let rows = stockman_lab::games::read_csv(&out.path().join("results.csv")).unwrap();
     assert_eq!(rows.len(), 2);
     for r in &rows {
-        assert_eq!(r[col("value")], "", "{r:?}");
-        assert_eq!(r[col("nodes")], "2000", "{r:?}");
-        let error = r[col("error")];
+        assert_eq!(r.value, None, "{r:?}");
+        assert_eq!(r.stats.nodes, 2000, "{r:?}");
+        let error = r.error.as_deref().unwrap_or_default();
         assert!(
             error.starts_with("stopped by --max-nodes 2000 after visiting 2000 positions in depth "),
             "{r:?}"

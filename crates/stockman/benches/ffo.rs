@@ -85,6 +85,13 @@ fn main() {
         etc: std::env::var_os("FFO_ETC").is_some(),
         ..SearchOptions::default()
     };
+    // `FFO_GUESS=suite`: MTD(f) starts from the true value (`None` here: how
+    // much a perfect first guess would save); a number: from that value.
+    let guess: Option<stockman::Value> = match std::env::var("FFO_GUESS").as_deref() {
+        Ok("suite") => None,
+        Ok(v) => Some(v.parse().expect("FFO_GUESS")),
+        Err(_) => Some(opts.first_guess),
+    };
     let mut table = AnyTable::new(opts.table);
     table.touch();
     let set = parse_positions(SUITE).expect("the suite parses");
@@ -100,18 +107,9 @@ fn main() {
             .expect("an FFO board")
             .with_order(order);
         let expected = line.expected.expect("FFO lines have scores");
-        // `FFO_GUESS=suite`: MTD(f) starts from the true value (how much a
-        // perfect first guess would save); a number: from that value.
-        let opts = match std::env::var("FFO_GUESS").as_deref() {
-            Ok("suite") => SearchOptions {
-                first_guess: expected,
-                ..opts.clone()
-            },
-            Ok(v) => SearchOptions {
-                first_guess: v.parse().expect("FFO_GUESS"),
-                ..opts.clone()
-            },
-            Err(_) => opts.clone(),
+        let opts = SearchOptions {
+            first_guess: guess.unwrap_or(expected),
+            ..opts.clone()
         };
         for (k, &algo) in algos.iter().enumerate() {
             table.clear();

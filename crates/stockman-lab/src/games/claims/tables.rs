@@ -285,19 +285,17 @@ pub fn table_curve(games: &[GameFigures]) -> String {
                 fmt_int(table_entries(largest)),
                 "---:|".repeat(c.tables.len())
             );
+            // The cell of algorithm `a` with table `t` at the curve's depth.
+            let cell = |a: usize, t: f64| c.cells.get(&Some(t.to_bits()))?.get(&(a, depth));
             let mut stopped_any = false;
             for (a, name) in c.algorithms.iter().enumerate() {
                 let cells: Vec<String> = c
                     .tables
                     .iter()
-                    .map(|t| {
+                    .map(|&t| {
                         let ratio = fmt_ratio(c.by_table.get(&(a, t.to_bits())).copied());
                         // Searches stopped at the grid's cap are not in the mean: say so.
-                        let failed = c
-                            .cells
-                            .get(&Some(t.to_bits()))
-                            .and_then(|cells| cells.get(&(a, depth)))
-                            .map_or(0, |cell| cell.failed);
+                        let failed = cell(a, t).map_or(0, |cell| cell.failed);
                         if failed > 0 {
                             stopped_any = true;
                             format!("{ratio} ({failed} stopped)")
@@ -306,11 +304,7 @@ pub fn table_curve(games: &[GameFigures]) -> String {
                         }
                     })
                     .collect();
-                let mean = c
-                    .cells
-                    .get(&Some(largest.to_bits()))
-                    .and_then(|cells| cells.get(&(a, depth)))
-                    .map(|cell| cell.nodes.round() as u64);
+                let mean = cell(a, largest).map(|cell| cell.nodes.round() as u64);
                 let _ = writeln!(
                     o,
                     "| {} | {} | {} |",

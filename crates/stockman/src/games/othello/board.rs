@@ -60,7 +60,7 @@ pub(super) fn move_set(p: u64, o: u64) -> u64 {
 /// For every square, the squares beyond it in each direction: rays 0-3
 /// go towards higher squares (east, south, south-east, south-west), rays
 /// 4-7 towards lower ones (west, north, north-west, north-east).
-const RAYS: [[u64; 8]; 64] = {
+pub(super) const RAYS: [[u64; 8]; 64] = {
     const STEPS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
     let mut rays = [[0u64; 8]; 64];
     let mut sq = 0;

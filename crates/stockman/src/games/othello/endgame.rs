@@ -2,7 +2,8 @@
 //! last empty squares.
 
 use super::board::{
-    flips, move_set, weighted_mobility, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, ROW_1, ROW_8,
+    flips, move_set, weighted_mobility, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, RAYS, ROW_1,
+    ROW_8,
 };
 
 /// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
@@ -295,7 +296,7 @@ macro_rules! solver {
         /// position with one square left, scored directly.
         $(#[$attr])*
         #[inline]
-            pub(super) fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        pub(super) fn solve_two(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
             let first = empty & empty.wrapping_neg();
             let mut best = -65;
             for (x, y) in [(first, empty ^ first), (empty ^ first, first)] {
@@ -391,23 +392,14 @@ const LAST_FLIPS: [[u8; 256]; 8] = {
     t
 };
 
-/// The two diagonals through each square (`[a1-h8 direction, a8-h1 direction]`).
+/// The two diagonals through each square (`[a1-h8 direction, a8-h1
+/// direction]`), from the board's rays (the square itself left out: it is
+/// the empty one).
 const DIAGONALS: [[u64; 2]; 64] = {
     let mut d = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut other: i32 = 0;
-        while other < 64 {
-            let (rr, cc) = (other / 8, other % 8);
-            if cc - rr == c - r {
-                d[sq][0] |= 1 << other;
-            }
-            if cc + rr == c + r {
-                d[sq][1] |= 1 << other;
-            }
-            other += 1;
-        }
+        d[sq] = [RAYS[sq][2] | RAYS[sq][6], RAYS[sq][3] | RAYS[sq][7]];
         sq += 1;
     }
     d
@@ -455,10 +447,6 @@ pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
     if n != 0 {
         return 64 - 2 * (63 - mine + n + 1);
     }
-    // Nobody can move: the empty square goes to the winner (63 discs, no draw).
-    if 2 * mine > 63 {
-        2 * mine - 63 + 1
-    } else {
-        2 * mine - 63 - 1
-    }
+    // Nobody can move (rare): the empty square goes to the winner.
+    final_score(p, o)
 }
