@@ -50,6 +50,7 @@ use crate::stats::Stats;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::thread::Thread;
 
 /// Whether `algo` runs here on several threads: SSS\* and Dual\* (the
 /// other best-first searches, RecSSS\* and RecDual\*, stay on one).
@@ -62,7 +63,9 @@ pub fn supports(algo: crate::Algorithm) -> bool {
 pub const STATES_PER_THREAD: usize = 1;
 
 /// Parallel SSS\* (`dual`: Dual\*) taking `processors` states off OPEN per
-/// round (0: [`STATES_PER_THREAD`] per thread) on `threads` threads.
+/// round (0: [`STATES_PER_THREAD`] per thread) on `threads` threads (at
+/// most one per core: the leaves do not depend on the threads, and more
+/// threads than cores would only wait for one another).
 ///
 /// # Errors
 /// The limits of `opts` (nodes, time, stop), a processor count over
@@ -125,8 +128,10 @@ impl<G: Game> Default for Slot<G> {
 
 /// How the threads meet twice a round: the calling thread moves `round`
 /// on when the shares are out; each helper adds one to `done` when its
-/// share is worked out. Rounds are short (a few leaves), so the threads
-/// spin rather than sleep, which would cost more than the round.
+/// share is worked out. Rounds are short (a few leaves), so a waiting
+/// thread spins first; after [`SPINS`] checks it parks and is woken by the
+/// thread it waits for, so that a busy machine runs the threads that work
+/// instead of those that wait.
 #[derive(Default)]
 struct Meeting {
     round: AtomicU64,
@@ -134,26 +139,43 @@ struct Meeting {
     closed: AtomicBool,
 }
 
-/// Closes the meeting when dropped (the search is over, answered or not).
-struct Closing<'a>(&'a Meeting);
+/// Closes the meeting when dropped (the search is over, answered or not),
+/// waking every helper so that it sees it.
+struct Closing<'a> {
+    meet: &'a Meeting,
+    helpers: Vec<Thread>,
+}
 
 impl Drop for Closing<'_> {
     fn drop(&mut self) {
-        self.0.closed.store(true, Ordering::Release);
+        self.meet.closed.store(true, Ordering::Release);
+        for h in &self.helpers {
+            h.unpark();
+        }
     }
 }
 
-/// Spins until `ready`, yielding the core now and then (the machine may
-/// have fewer cores than threads).
+/// Checks of [`wait_until`] before it parks the thread: a round's work
+/// takes about as long on a free core, a park and a wake much longer.
+const SPINS: u32 = 2048;
+
+/// Spins until `ready`, yielding the core now and then; parks after
+/// [`SPINS`] checks. The thread that makes `ready` true unparks the waiter
+/// after it (an unpark before the park is kept, so no wake is lost, and a
+/// spurious wake only checks again).
 fn wait_until(ready: impl Fn() -> bool) {
-    let mut spins = 0u32;
-    while !ready() {
-        spins += 1;
+    for spins in 1..=SPINS {
+        if ready() {
+            return;
+        }
         if spins % 64 == 0 {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();
         }
+    }
+    while !ready() {
+        std::thread::park();
     }
 }
 
@@ -163,8 +185,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A helper: waits for each round, works out its share, reports done.
-fn helper<G: Game>(game: &G, meet: &Meeting, slot: &Slot<G>) {
+/// A helper: waits for each round, works out its share, reports done
+/// (waking `caller`, which may be parked waiting for it).
+fn helper<G: Game>(game: &G, meet: &Meeting, slot: &Slot<G>, caller: &Thread) {
     let mut seen = 0;
     loop {
         wait_until(|| meet.round.load(Ordering::Acquire) != seen || meet.closed.load(Ordering::Acquire));
@@ -176,6 +199,7 @@ fn helper<G: Game>(game: &G, meet: &Meeting, slot: &Slot<G>) {
             let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work_out(game, work)));
             *lock(&slot.found) = Some(found);
             meet.done.fetch_add(1, Ordering::Release);
+            caller.unpark();
         }
     }
 }
@@ -214,15 +238,23 @@ where
     let mut stats = Stats::default();
     let mut sim = Sim::new(game, dual, opts.depth, processors, O::PATHS);
     let mut reported = 0;
+    // The rounds, and so the leaves, depend on `processors` alone: more
+    // threads than cores would only wait for one another.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads.min(cores);
     let slots: Vec<Slot<G>> = (1..threads).map(|_| Slot::default()).collect();
     let meet = Meeting::default();
     let value = std::thread::scope(|s| -> Result<Value, SearchError> {
-        for slot in &slots {
-            let meet = &meet;
-            s.spawn(move || helper(game, meet, slot));
-        }
+        let caller = std::thread::current();
+        let helpers: Vec<Thread> = slots
+            .iter()
+            .map(|slot| {
+                let (meet, caller) = (&meet, caller.clone());
+                s.spawn(move || helper(game, meet, slot, &caller)).thread().clone()
+            })
+            .collect();
         // Tell the helpers to go home however the search ends.
-        let _closing = Closing(&meet);
+        let closing = Closing { meet: &meet, helpers };
         loop {
             let taken = sim.take(processors);
             let pending: Work<G::Position> = sim
@@ -248,6 +280,9 @@ where
             }
             if sent > 0 {
                 meet.round.fetch_add(1, Ordering::Release);
+                for h in &closing.helpers[..sent] {
+                    h.unpark();
+                }
             }
             let mut found = work_out(game, mine);
             if sent > 0 {
