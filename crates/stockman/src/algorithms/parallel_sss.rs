@@ -179,6 +179,13 @@ fn wait_until(ready: impl Fn() -> bool) {
     }
 }
 
+/// The machine's cores, read once: `available_parallelism` reads the
+/// process's affinity and cgroup files on every call.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// A lock that a panicking thread cannot poison for the others (the data
 /// is a plain hand-over).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -240,8 +247,7 @@ where
     let mut reported = 0;
     // The rounds, and so the leaves, depend on `processors` alone: more
     // threads than cores would only wait for one another.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = threads.min(cores);
+    let threads = threads.min(cores());
     let slots: Vec<Slot<G>> = (1..threads).map(|_| Slot::default()).collect();
     let meet = Meeting::default();
     let value = std::thread::scope(|s| -> Result<Value, SearchError> {
