@@ -39,8 +39,9 @@
 use crate::game::Game;
 use crate::search::{checked, SearchError};
 use crate::stats::Stats;
+use crate::table::KeyMap;
 use crate::value::{Role, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The minimal tree of one position at one depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,8 +88,8 @@ struct Cost {
 struct Minimal<'a, G: Game> {
     game: &'a G,
     cap: u64,
-    values: HashMap<Key, Value>,
-    costs: HashMap<(Key, Proof), Cost>,
+    values: KeyMap<Key, Value>,
+    costs: KeyMap<(Key, Proof), Cost>,
     moves: Vec<G::Move>,
 }
 
@@ -290,8 +291,8 @@ pub fn minimal_tree<G: Game>(game: &G, depth: u32, max_positions: Option<u64>) -
     let mut m = Minimal {
         game,
         cap: max_positions.unwrap_or(u64::MAX),
-        values: HashMap::new(),
-        costs: HashMap::new(),
+        values: KeyMap::default(),
+        costs: KeyMap::default(),
         moves: Vec::new(),
     };
     let root = game.root();

@@ -41,9 +41,9 @@ use super::{SimError, SimOptions, SimReport};
 use crate::algorithms::Algorithm;
 use crate::game::Game;
 use crate::search::checked;
+use crate::table::KeyMap;
 use crate::table::{Entry, NO_MOVE};
 use crate::value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
-use std::collections::HashMap;
 
 /// The algorithms simulated here.
 pub const ALGORITHMS: [Algorithm; 4] = [
@@ -75,8 +75,8 @@ pub fn simulate<G: Game>(game: &G, algo: Algorithm, opts: &SimOptions) -> Result
         game,
         horizon: opts.depth.unwrap_or(u32::MAX),
         move_first: opts.table_move_first,
-        table: HashMap::new(),
-        claims: HashMap::new(),
+        table: KeyMap::default(),
+        claims: KeyMap::default(),
         report: SimReport {
             processors: opts.processors,
             ..SimReport::default()
@@ -128,9 +128,9 @@ struct Machine<'a, G: Game> {
     game: &'a G,
     horizon: u32,
     move_first: bool,
-    table: HashMap<u64, Entry>,
+    table: KeyMap<u64, Entry>,
     /// Processors expanding (key, draft) now.
-    claims: HashMap<(u64, u32), u32>,
+    claims: KeyMap<(u64, u32), u32>,
     report: SimReport,
     max_work: u64,
 }
