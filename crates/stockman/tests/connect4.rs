@@ -3,7 +3,7 @@
 //! depth-limited searches against minimax on random positions.
 //!
 //! The two easy sets run by default; the harder ones are `#[ignore]`d:
-//! `cargo test -p stockman --test connect4 -- --ignored --nocapture`.
+//! `cargo test -p stockman --test integration connect4:: -- --ignored --nocapture`.
 
 use proptest::prelude::*;
 use stockman::algorithms::{alphabeta, iterative, minimax, negascout};
@@ -466,7 +466,7 @@ proptest! {
 /// convention), by the centre column. The node count is exact for this
 /// table size (a search is deterministic), and the CLI's run visits the same.
 /// Minutes of one core and 4 GiB of memory, hence not in CI:
-/// `cargo test -p stockman --test connect4 -- --ignored --nocapture the_whole_game`.
+/// `cargo test -p stockman --test integration -- --ignored --nocapture the_whole_game`.
 #[test]
 #[ignore = "minutes of one core and a 4 GiB table: the empty board solved"]
 fn the_whole_game() {

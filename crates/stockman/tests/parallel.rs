@@ -79,8 +79,12 @@ fn every_algorithm_on_2_to_8_threads_keeps_its_value_on_random_trees() {
         let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
         let value = value_of(&tree);
         let threads = 2 + (seed % 7) as usize;
-        // A small table keeps the threads racing for the same buckets.
-        let tt = if seed % 3 == 0 { Some(1) } else { None };
+        // A small table keeps the threads racing for the same buckets. One
+        // block of seeds uses it (every shape, thread count and deepening of
+        // the others recurs within 140 seeds): the runner keeps its table
+        // while the size stays, and a size changing every other tree made a
+        // new default-size table each time (a third of the test's time).
+        let tt = if (501..=1000).contains(&seed) { Some(1) } else { None };
         for how in Parallel::ALL {
             // Iterative deepening on several threads, to a last depth or
             // to the first iteration in which no thread met the horizon.
