@@ -33,6 +33,7 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod games;
+mod key_map;
 pub mod minimal;
 pub mod observe;
 pub mod ordering;

@@ -37,9 +37,9 @@
 //! ```
 
 use crate::game::Game;
+use crate::key_map::KeyMap;
 use crate::search::{checked, SearchError};
 use crate::stats::Stats;
-use crate::table::KeyMap;
 use crate::value::{Role, Value};
 use std::collections::HashSet;
 

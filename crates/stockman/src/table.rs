@@ -1,58 +1,8 @@
 //! Transposition tables: bounds on positions' values, shared by the searches
 //! that use memory (the MT drivers, and alpha-beta and NegaScout on request).
 
+use crate::key_map::KeyMap;
 use crate::value::{Value, INF};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A hash map keyed by positions' hashes (maybe with a draft).
-pub(crate) type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
-
-/// Hashes keys that are hashes already (a game's 64-bit position key, maybe
-/// with a draft): a multiply per word and a final fold, where the standard
-/// map's SipHash (made to resist chosen keys) took a tenth of a simulated
-/// parallel search. The fold brings the product's high bits down, so that
-/// keys differing only in their high bits still spread over the buckets.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl KeyHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 32)
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-    #[inline]
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-}
 
 /// How much memory a transposition table may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -520,8 +470,9 @@ impl Bucket {
 /// 256th clear rewrites the whole table, so that old stamps never come back).
 #[derive(Debug)]
 pub struct FixedTable {
-    /// The buckets' words, starting at `offset` (the first 64-byte boundary).
-    words: Vec<u64>,
+    /// The buckets' words, starting at `offset` (the first 64-byte boundary;
+    /// the crate's tests write to them to check `touch`).
+    pub(crate) words: Vec<u64>,
     offset: usize,
     mask: usize,
     /// log2 of the number of buckets.
@@ -846,33 +797,8 @@ impl Table for AnyTable {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-
-    /// Page faults of the calling thread so far (minor: memory the kernel
-    /// maps or zeroes on first touch).
-    #[cfg(target_os = "linux")]
-    pub(crate) fn minor_faults() -> i64 {
-        // SAFETY: getrusage writes into the zeroed struct it is given.
-        unsafe {
-            let mut u: libc::rusage = std::mem::zeroed();
-            assert_eq!(libc::getrusage(libc::RUSAGE_THREAD, &mut u), 0);
-            u.ru_minflt
-        }
-    }
-
-    #[test]
-    #[cfg(target_os = "linux")]
-    fn touch_commits_the_memory_so_that_no_store_faults_later() {
-        let mut t = FixedTable::with_megabytes(16);
-        t.touch();
-        let before = minor_faults();
-        for i in (0..t.words.len()).step_by(512) {
-            t.words[i] = std::hint::black_box(t.words[i]);
-        }
-        let faults = minor_faults() - before;
-        assert!(faults <= 1, "{faults} page faults writing touched pages");
-    }
 
     fn entry(v: Value, draft: u32) -> Entry {
         Entry {

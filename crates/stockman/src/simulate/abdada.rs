@@ -40,8 +40,8 @@
 use super::{SimError, SimOptions, SimReport};
 use crate::algorithms::Algorithm;
 use crate::game::Game;
+use crate::key_map::KeyMap;
 use crate::search::checked;
-use crate::table::KeyMap;
 use crate::table::{Entry, NO_MOVE};
 use crate::value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
 
