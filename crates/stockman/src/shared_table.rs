@@ -194,7 +194,7 @@ impl SharedTable {
     pub fn touch(&mut self) {
         // A write to one word per 4 KiB page. Not `fetch_add(0)`: an
         // increment known to be zero is an idempotent read-modify-write,
-        // which LLVM lowers to a plain load on x86, and a load maps the
+        // which LLVM rewrites as an atomic load, and a load maps the
         // shared zero page (a huge one here) instead of committing memory:
         // the first search's stores then paid for zeroing the table.
         // `black_box` hides the zero, so the add is a real (locked) write.
@@ -382,7 +382,7 @@ mod tests {
     /// Page faults of the calling thread so far (minor: memory the kernel
     /// maps or zeroes on first touch).
     #[cfg(target_os = "linux")]
-    fn minor_faults() -> i64 {
+    fn minor_faults() -> libc::c_long {
         // SAFETY: getrusage writes into the zeroed struct it is given.
         unsafe {
             let mut u: libc::rusage = std::mem::zeroed();
@@ -401,7 +401,7 @@ mod tests {
             t.words[i] = std::hint::black_box(t.words[i]);
         }
         let faults = minor_faults() - before;
-        assert!(faults <= 1, "{faults} page faults writing touched pages");
+        assert!(faults <= 4, "{faults} page faults writing touched pages");
     }
 
     #[test]
@@ -413,12 +413,14 @@ mod tests {
         let before = minor_faults();
         // A write to every page: none may fault once touch has committed it
         // (a touch that only read left the zero page mapped: 1,038 faults
-        // here, each zeroing a page, when `touch` used `fetch_add(0)`).
+        // here, each zeroing a page, when `touch` used `fetch_add(0)`; at
+        // least 8, one per huge page, on any kernel). A few are allowed for
+        // what the kernel may do meanwhile (NUMA hinting, khugepaged).
         for w in t.inner.words.iter().step_by(512) {
             w.store(std::hint::black_box(w.load(Ordering::Relaxed)), Ordering::Relaxed);
         }
         let faults = minor_faults() - before;
-        assert!(faults <= 1, "{faults} page faults writing {pages} touched pages");
+        assert!(faults <= 4, "{faults} page faults writing {pages} touched pages");
     }
 
     /// The entry every thread stores for `key`: derived from the key, so

@@ -15,3 +15,25 @@ mod simulate;
 mod theorems;
 mod tictactoe;
 mod unstable_moves;
+
+/// With `autotests = false` cargo builds only the targets Cargo.toml names:
+/// a new file in tests/ that is not a module here would never be compiled,
+/// silently. Every `.rs` file of tests/ is a module here or a target.
+#[test]
+fn every_test_file_is_compiled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let here = include_str!("integration.rs");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = name.strip_suffix(".rs") else { continue };
+        let targets = ["integration", "parallel"];
+        if !targets.contains(&stem) && !here.contains(&format!("\nmod {stem};\n")) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "add to tests/integration.rs as modules: {missing:?}"
+    );
+}
