@@ -247,6 +247,14 @@ fn a_slice_of_the_table_curve_and_of_a_bns_window_grid_regenerates() {
         1,
         "--depths 6 --algo negascout,mt-sss --iterative --history --tt-mb 0.015625,256 --max-nodes 50000000",
     );
+    // And at depth 7 (its own curve, from 1 MiB), every search of it.
+    slice(
+        "chess",
+        "table-curve/chess-depth7",
+        &bk,
+        1,
+        "--depths 7 --algo negascout,mtdf,mt-sss --iterative --history --tt-mb 1,256 --max-nodes 200000000",
+    );
     let set = root().join("crates/stockman/tests/data/connect4/Test_L2_R2");
     slice(
         "connect4",
