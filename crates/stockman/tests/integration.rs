@@ -23,11 +23,11 @@ mod unstable_moves;
 fn every_test_file_is_compiled() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let here = include_str!("integration.rs");
+    let targets = ["integration", "parallel"];
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let Some(stem) = name.strip_suffix(".rs") else { continue };
-        let targets = ["integration", "parallel"];
         if !targets.contains(&stem) && !here.contains(&format!("\nmod {stem};\n")) {
             missing.push(name);
         }
