@@ -33,7 +33,8 @@ pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 // ---------------------------------------------------------------- helpers
 
-/// A file under the temporary directory, removed on drop.
+/// A file (or a directory a command wrote there) under the temporary
+/// directory, removed on drop.
 pub struct TempFile(PathBuf);
 
 impl TempFile {
@@ -59,7 +60,12 @@ impl TempFile {
 
 impl Drop for TempFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        // Grids write a directory of results: remove it with its contents.
+        if self.0.is_dir() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        } else {
+            let _ = std::fs::remove_file(&self.0);
+        }
     }
 }
 

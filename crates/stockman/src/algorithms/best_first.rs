@@ -649,32 +649,62 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 
     /// Child `i` of `p`, LIVE with merit `h`, reached the head: it is
     /// evaluated if it is a leaf (case 1), or created and expanded.
-    fn visit_child(&mut self, p: u32, i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
-        self.budget.visit(&mut self.stats)?;
-        self.moves_of(p);
-        let Some(&mv) = self.moves.get(i as usize) else {
-            return Err(SearchError::BadGame {
-                reason: format!(
-                    "the game's moves() gave {} moves for a position that had more on an earlier call: \
-                     SSS* needs the same moves in the same order each time",
-                    self.moves.len()
-                ),
-            });
-        };
-        let parent = &self.nodes[p as usize];
-        let pos = self.game.play(&parent.pos, mv);
-        let depth = parent.depth + 1;
-        let mut kids = std::mem::take(&mut self.child_moves);
-        kids.clear();
-        if depth < self.horizon {
-            self.game.moves(&pos, &mut kids);
-        }
-        if kids.is_empty() {
+    ///
+    /// A leaf child of a node of the sequential role that keeps the merit
+    /// `h` would come straight back as the head, solve, and hand the head to
+    /// its next sibling with the same merit (cases 1, 5 and the pop of the
+    /// next sibling): without traces that round trip is a loop here, with
+    /// the same counts and the same order of evaluation.
+    fn visit_child(&mut self, p: u32, mut i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
+        let (pos, depth, kids) = loop {
+            self.budget.visit(&mut self.stats)?;
+            self.moves_of(p);
+            let Some(&mv) = self.moves.get(i as usize) else {
+                return Err(SearchError::BadGame {
+                    reason: format!(
+                        "the game's moves() gave {} moves for a position that had more on an earlier call: \
+                         SSS* needs the same moves in the same order each time",
+                        self.moves.len()
+                    ),
+                });
+            };
+            let parent = &self.nodes[p as usize];
+            let pos = self.game.play(&parent.pos, mv);
+            let depth = parent.depth + 1;
+            let mut kids = std::mem::take(&mut self.child_moves);
+            kids.clear();
+            if depth < self.horizon {
+                self.game.moves(&pos, &mut kids);
+            }
+            if !kids.is_empty() {
+                break (pos, depth, kids);
+            }
             self.child_moves = kids;
             let v = self.evaluate(&pos, |me| me.child_path(p, i))?;
-            self.push_leaf(p, i, self.polarity.clip(h, v));
-            return Ok(Gamma::Evaluate);
-        }
+            let merit = self.polarity.clip(h, v);
+            let parent = &self.nodes[p as usize];
+            if O::STEPS || merit != h || parent.role == all_role || i + 1 == parent.nchildren {
+                self.push_leaf(p, i, merit);
+                return Ok(Gamma::Evaluate);
+            }
+            let at_root = parent.parent == NONE;
+            // Case 1 pushes the leaf with the head's key: it is the next head.
+            self.note_push(1);
+            self.live -= 1;
+            // Case 5: its next sibling, LIVE with the same merit, is the head after it.
+            if at_root {
+                self.note_root_child(i, h);
+            }
+            self.stamps += 1;
+            let node = &mut self.nodes[p as usize];
+            node.batch_end = i + 2;
+            node.next_child = i + 2;
+            node.stamp = self.stamps;
+            self.note_push(1);
+            self.live -= 1;
+            i += 1;
+        };
+        let parent = &self.nodes[p as usize];
         let (label, bits) = parent.child_label(i);
         let role = self.game.role(&pos);
         let mut node = Node::new(pos, p, i, depth, role, label, bits);
