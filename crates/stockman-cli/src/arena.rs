@@ -87,7 +87,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode> {
         bail!("--engines takes exactly two algorithms, `A,B` (got `{}`)", args.engines);
     };
     let algos = [engine_algorithm(a, "--engines")?, engine_algorithm(b, "--engines")?];
-    if args.games == 0 || args.games % 2 != 0 {
+    if args.games == 0 || !args.games.is_multiple_of(2) {
         bail!(
             "--games {}: a match is played in pairs of games with colours swapped, so --games must be a positive even number",
             args.games

@@ -320,7 +320,7 @@ impl Game for Naive {
         self.root
     }
     fn role(&self, pos: &NaiveBoard) -> Role {
-        if (pos.moves - self.root.moves) % 2 == 0 {
+        if (pos.moves - self.root.moves).is_multiple_of(2) {
             Role::Max
         } else {
             Role::Min

@@ -18,7 +18,7 @@ fn minimax<G: Game>(game: &G, depth: Option<u32>) -> i32 {
 fn spec(seed: u64) -> String {
     let width = 2 + seed % 4;
     let depth = 2 + (seed % 5) as u32;
-    let model = if seed % 2 == 0 { "iid" } else { "incremental" };
+    let model = if seed.is_multiple_of(2) { "iid" } else { "incremental" };
     format!("width={width},depth={depth},seed={seed},model={model}")
 }
 

@@ -51,7 +51,7 @@ impl Game for Shuffled {
             let j = (self.next() % (i as u64 + 1)) as usize;
             mine.swap(i, j);
         }
-        if self.drop && mine.len() > 1 && self.next() % 3 == 0 {
+        if self.drop && mine.len() > 1 && self.next().is_multiple_of(3) {
             out.pop();
         }
     }

@@ -465,7 +465,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     ) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
-        if self.abdada && ply > 0 && self.cx.stats.nodes % SYNC_EVERY == 0 {
+        if self.abdada && ply > 0 && self.cx.stats.nodes.is_multiple_of(SYNC_EVERY) {
             if let Some(settled) = self.root_settled() {
                 // Unwind without storing anything (the error path stores
                 // nothing and releases every claim); `search` answers.

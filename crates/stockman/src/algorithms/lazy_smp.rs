@@ -63,7 +63,7 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, divers
     // first guesses for MTD(f), and the history heuristic, were tried and
     // cost nodes: a helper's pass at another test value overwrites the
     // bounds the main search's passes keep in the same entries.)
-    o.killers ^= diversify && i % 2 == 0;
+    o.killers ^= diversify && i.is_multiple_of(2);
     o
 }
 

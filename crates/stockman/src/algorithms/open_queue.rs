@@ -229,7 +229,7 @@ mod tests {
                         }
                     }
                 }
-                if stamp % 17 == 0 {
+                if stamp.is_multiple_of(17) {
                     q.compact(|e| !dead.contains(&e.stamp));
                     prop_assert_eq!(q.held(), model.len());
                 }

@@ -271,7 +271,7 @@ impl Board {
 
     /// Whether the first player (`X`) is to move.
     pub fn first_player_to_move(&self) -> bool {
-        self.moves % 2 == 0
+        self.moves.is_multiple_of(2)
     }
 
     /// Whether the 0-based column `col` exists and has room.

@@ -605,7 +605,7 @@ impl Game for ExplicitTree {
 
     #[inline]
     fn role(&self, pos: &u32) -> Role {
-        if self.depth[*pos as usize] % 2 == 0 {
+        if self.depth[*pos as usize].is_multiple_of(2) {
             self.root_role
         } else {
             self.root_role.opponent()

@@ -368,7 +368,7 @@ impl Game for RandomTree {
 
     #[inline]
     fn role(&self, pos: &RandomNode) -> Role {
-        if pos.depth % 2 == 0 {
+        if pos.depth.is_multiple_of(2) {
             self.spec.root_role
         } else {
             self.spec.root_role.opponent()

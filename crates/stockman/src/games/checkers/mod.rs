@@ -174,7 +174,7 @@ impl Checkers {
     /// `score` for the side to move at `pos`, from MAX's view.
     #[inline]
     fn for_max(pos: &CheckersPosition, score: Value) -> Value {
-        if pos.ply % 2 == 0 {
+        if pos.ply.is_multiple_of(2) {
             score
         } else {
             -score
@@ -225,7 +225,7 @@ impl Game for Checkers {
 
     #[inline]
     fn role(&self, pos: &CheckersPosition) -> Role {
-        if pos.ply % 2 == 0 {
+        if pos.ply.is_multiple_of(2) {
             Role::Max
         } else {
             Role::Min

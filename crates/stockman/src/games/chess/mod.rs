@@ -374,7 +374,7 @@ impl ChessGame {
     /// The value of `score` for the side to move at `pos`, from MAX's view.
     #[inline]
     fn for_max(&self, pos: &ChessPosition, score: Value) -> Value {
-        if pos.ply % 2 == 0 {
+        if pos.ply.is_multiple_of(2) {
             score
         } else {
             -score
@@ -424,7 +424,7 @@ impl Game for ChessGame {
 
     #[inline]
     fn role(&self, pos: &ChessPosition) -> Role {
-        if pos.ply % 2 == 0 {
+        if pos.ply.is_multiple_of(2) {
             Role::Max
         } else {
             Role::Min
@@ -489,7 +489,7 @@ impl Game for ChessGame {
     fn bounds(&self, pos: &ChessPosition) -> (Value, Value) {
         let p = pos.ply as Value;
         let (lo, hi) = (-(MATE - p), MATE - p - 1);
-        let role = if pos.ply % 2 == 0 { Role::Max } else { Role::Min };
+        let role = if pos.ply.is_multiple_of(2) { Role::Max } else { Role::Min };
         super::for_role(role, (lo, hi))
     }
 

@@ -5,7 +5,7 @@ use super::{PASS, SOLVE_EMPTIES};
 use std::fmt;
 
 /// Every square but the a and h columns.
-const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+pub(super) const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 /// Every square but column a.
 pub(super) const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
 /// Every square but column h.
@@ -108,6 +108,33 @@ pub(super) fn flips(sq: u8, p: u64, o: u64) -> u64 {
         flipped |= ray & !(first | (first - 1)) & flips;
     }
     flipped
+}
+
+/// Flips and move generation by some code of the processor's: the move
+/// ordering is written once over this and compiled once per feature set,
+/// like the game's solver ([`Scalar`] anywhere, `simd::Avx2` where the
+/// processor has AVX2). A value of the type proves the processor can run it.
+pub(super) trait Kernel: Copy {
+    /// [`flips`].
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64;
+    /// [`move_set`].
+    fn move_set(self, p: u64, o: u64) -> u64;
+}
+
+/// The scalar code, for any processor.
+#[derive(Clone, Copy)]
+pub(super) struct Scalar;
+
+impl Kernel for Scalar {
+    #[inline(always)]
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64 {
+        flips(sq, p, o)
+    }
+
+    #[inline(always)]
+    fn move_set(self, p: u64, o: u64) -> u64 {
+        move_set(p, o)
+    }
 }
 
 /// The number of moves in `replies`, a corner counting double: how much

@@ -108,9 +108,15 @@ pub(super) const PARITY_EMPTIES: u32 = 5;
 pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     let n = (!(p | o)).count_ones();
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the processor has the instruction, checked just above.
-        return unsafe { popcnt::solve_n(p, o, alpha, beta, passed, n) };
+    {
+        if super::simd::Avx2::detect().is_some() {
+            // SAFETY: the processor has these instructions, checked just above.
+            return unsafe { avx2::solve_n(p, o, alpha, beta, passed, n) };
+        }
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction, checked just above.
+            return unsafe { popcnt::solve_n(p, o, alpha, beta, passed, n) };
+        }
     }
     portable::solve_n(p, o, alpha, beta, passed, n)
 }
@@ -161,10 +167,11 @@ fn parity_of(empty: u64) -> u8 {
 }
 
 /// The game's solver of the last empty squares, defined once and compiled
-/// twice: for any x86-64 (and other targets), and with the `popcnt`
-/// instruction, which [`solve`] picks at run time when the processor has
-/// it. Counting discs and moves is about a tenth of the solver's work, and
-/// without the instruction each count takes a dozen instructions.
+/// three times: for any processor, with the `popcnt` instruction, and with
+/// AVX2 flips and move generation; [`solve`] picks the best one the
+/// processor has at run time. Counting discs and moves is about a tenth of
+/// the solver's work, and without the instruction each count takes a dozen
+/// instructions; flips are a third of it.
 macro_rules! solver {
     ($(#[$attr:meta])*) => {
         /// [`solve`] with `n` empty squares.
@@ -339,11 +346,33 @@ mod popcnt {
     solver!(#[target_feature(enable = "popcnt")]);
 }
 
+/// The solver with AVX2 flips and move generation (four directions at a
+/// time, [`super::simd`]) and the bit-manipulation instructions of the same
+/// processors (x86-64 since 2013).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::super::simd::{flips, move_set};
+    use super::*;
+    solver!(#[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]);
+}
+
 /// [`solve`] by the solver for any processor, whatever this one has (tests
 /// compare it with the one [`solve`] picks).
 #[cfg(test)]
 pub(super) fn solve_portable(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
     portable::solve_n(p, o, alpha, beta, passed, (!(p | o)).count_ones())
+}
+
+/// [`solve`] by the `popcnt` copy, if the processor has the instruction
+/// (tests compare every copy this processor can run).
+#[cfg(test)]
+pub(super) fn solve_popcnt(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> Option<i32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has the instruction, checked just above.
+        return Some(unsafe { popcnt::solve_n(p, o, alpha, beta, passed, (!(p | o)).count_ones()) });
+    }
+    None
 }
 
 /// [`solve`] by the parity layer alone, whatever the empty squares (tests

@@ -1,6 +1,6 @@
 //! The heuristic and the static move order.
 
-use super::board::{move_set, neighbours, Board, CORNERS, EDGES};
+use super::board::{neighbours, Board, Kernel, CORNERS, EDGES};
 use super::endgame::final_score;
 use super::{HEURISTIC_SCALE, PASS};
 use crate::value::Value;
@@ -28,12 +28,14 @@ pub(super) const SQUARE_RANK: [u8; 64] = {
 impl Board {
     /// The best heuristic value the side to move can reach with one move:
     /// the opponent's heuristic after each of its moves, negated (a final
-    /// score × [`HEURISTIC_SCALE`] when the game is over).
-    pub(super) fn best_reply(&self) -> i32 {
+    /// score × [`HEURISTIC_SCALE`] when the game is over). Always inlined,
+    /// so that it takes its caller's processor features.
+    #[inline(always)]
+    pub(super) fn best_reply<K: Kernel>(&self, k: K) -> i32 {
         let (p, o) = (self.player, self.opponent);
-        let mut set = move_set(p, o);
+        let mut set = k.move_set(p, o);
         if set == 0 {
-            let theirs = move_set(o, p);
+            let theirs = k.move_set(o, p);
             if theirs == 0 {
                 return final_score(p, o) * HEURISTIC_SCALE;
             }
@@ -44,14 +46,20 @@ impl Board {
         while set != 0 {
             let sq = set.trailing_zeros() as u8;
             set &= set - 1;
-            let c = self.play(sq);
-            let v = -c.heuristic(move_set(c.player, c.opponent), move_set(c.opponent, c.player));
+            let f = k.flips(sq, p, o);
+            let c = Board {
+                player: o ^ f,
+                opponent: p | f | (1 << sq),
+                black_to_move: !self.black_to_move,
+            };
+            let v = -c.heuristic(k.move_set(c.player, c.opponent), k.move_set(c.opponent, c.player));
             best = best.max(v);
         }
         best
     }
 
     /// The heuristic value for the side to move, in `-999..=999`.
+    #[inline(always)]
     pub(super) fn heuristic(&self, mine: u64, theirs: u64) -> Value {
         let (p, o) = (self.player, self.opponent);
         let empty = !(p | o);

@@ -123,13 +123,15 @@ mod board;
 mod endgame;
 mod eval;
 mod notation;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 #[cfg(test)]
 mod tests;
 
 pub use board::{square_name, Board};
 pub use notation::{OthelloError, OthelloErrorKind};
 
-use board::{flips, move_set, neighbours, weighted_mobility};
+use board::{move_set, neighbours, weighted_mobility, Kernel, Scalar};
 use endgame::{final_score, stable_discs};
 use eval::{HEURISTIC_MAX, SQUARE_RANK};
 use notation::{parse_board, parse_moves};
@@ -263,6 +265,87 @@ impl Othello {
             -v
         }
     }
+
+    /// [`Game::moves`] with the kernel `k`; always inlined, so that each copy
+    /// takes its caller's processor features.
+    #[inline(always)]
+    fn moves_with<K: Kernel>(&self, k: K, pos: &Board, out: &mut Vec<u8>) {
+        // The game solves its last empty squares itself: below the root,
+        // such a position is a leaf (its value is exact). The root lists
+        // its moves, so that a search of it still names a best move.
+        if pos.empties() <= SOLVE_EMPTIES && *pos != self.root {
+            return;
+        }
+        let (p, o) = (pos.player, pos.opponent);
+        let mut set = k.move_set(p, o);
+        if set == 0 {
+            if k.move_set(o, p) != 0 {
+                out.push(PASS);
+            }
+            return;
+        }
+        let empty = !(p | o);
+        let odd = endgame::odd_quadrants(empty);
+        let n_empty = empty.count_ones();
+        let order = match self.order {
+            _ if n_empty <= SOLVE_EMPTIES => MoveOrder::Squares,
+            MoveOrder::BestReply if n_empty <= BEST_REPLY_EMPTIES => MoveOrder::FastestFirst,
+            order => order,
+        };
+        // Insertion sort on a small key; equal keys keep square order.
+        let mut list = [(0u8, 0u32); 32];
+        let mut n = 0;
+        while set != 0 {
+            let sq = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let mut key = u32::from(SQUARE_RANK[sq as usize]);
+            if odd >> sq & 1 == 0 {
+                key += 8;
+            }
+            if order != MoveOrder::Squares {
+                let f = k.flips(sq, p, o);
+                let np = p | f | (1 << sq);
+                let no = o ^ f;
+                let replies = k.move_set(no, np);
+                if order == MoveOrder::BestReply {
+                    let child = Board {
+                        player: no,
+                        opponent: np,
+                        black_to_move: !pos.black_to_move,
+                    };
+                    // Lower is better for the mover; the rest breaks ties.
+                    key += 16 * (child.best_reply(k) + 100 * HEURISTIC_SCALE) as u32;
+                    if self.scoring == Scoring::Exact {
+                        // Solving to the end, the opponent's replies (a
+                        // corner counting double) weigh in too: fewer
+                        // replies, smaller subtrees (measured on FFO #43-#46).
+                        key += 16 * MOBILITY_WEIGHT * weighted_mobility(replies);
+                    }
+                } else {
+                    // The opponent's replies, a corner counting double, and
+                    // its potential mobility (empty squares next to ours).
+                    let mobility = weighted_mobility(replies);
+                    key += 16 * mobility + 8 * (neighbours(np) & !(np | no)).count_ones();
+                }
+            }
+            let mut i = n;
+            while i > 0 && list[i - 1].1 > key {
+                list[i] = list[i - 1];
+                i -= 1;
+            }
+            list[i] = (sq, key);
+            n += 1;
+        }
+        out.extend(list[..n].iter().map(|&(sq, _)| sq));
+    }
+
+    /// [`Othello::moves_with`] compiled with AVX2 and the instructions of its
+    /// generation ([`simd::Avx2::detect`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+    fn moves_avx2(&self, k: simd::Avx2, pos: &Board, out: &mut Vec<u8>) {
+        self.moves_with(k, pos, out);
+    }
 }
 
 impl fmt::Display for Othello {
@@ -294,73 +377,12 @@ impl Game for Othello {
     }
 
     fn moves(&self, pos: &Board, out: &mut Vec<u8>) {
-        // The game solves its last empty squares itself: below the root,
-        // such a position is a leaf (its value is exact). The root lists
-        // its moves, so that a search of it still names a best move.
-        if pos.empties() <= SOLVE_EMPTIES && *pos != self.root {
-            return;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = simd::Avx2::detect() {
+            // SAFETY: `detect` found the instructions the copy is compiled with.
+            return unsafe { self.moves_avx2(k, pos, out) };
         }
-        let (p, o) = (pos.player, pos.opponent);
-        let mut set = move_set(p, o);
-        if set == 0 {
-            if move_set(o, p) != 0 {
-                out.push(PASS);
-            }
-            return;
-        }
-        let empty = !(p | o);
-        let odd = endgame::odd_quadrants(empty);
-        let n_empty = empty.count_ones();
-        let order = match self.order {
-            _ if n_empty <= SOLVE_EMPTIES => MoveOrder::Squares,
-            MoveOrder::BestReply if n_empty <= BEST_REPLY_EMPTIES => MoveOrder::FastestFirst,
-            order => order,
-        };
-        // Insertion sort on a small key; equal keys keep square order.
-        let mut list = [(0u8, 0u32); 32];
-        let mut n = 0;
-        while set != 0 {
-            let sq = set.trailing_zeros() as u8;
-            set &= set - 1;
-            let mut key = u32::from(SQUARE_RANK[sq as usize]);
-            if odd >> sq & 1 == 0 {
-                key += 8;
-            }
-            if order != MoveOrder::Squares {
-                let f = flips(sq, p, o);
-                let np = p | f | (1 << sq);
-                let no = o ^ f;
-                let replies = move_set(no, np);
-                if order == MoveOrder::BestReply {
-                    let child = Board {
-                        player: no,
-                        opponent: np,
-                        black_to_move: !pos.black_to_move,
-                    };
-                    // Lower is better for the mover; the rest breaks ties.
-                    key += 16 * (child.best_reply() + 100 * HEURISTIC_SCALE) as u32;
-                    if self.scoring == Scoring::Exact {
-                        // Solving to the end, the opponent's replies (a
-                        // corner counting double) weigh in too: fewer
-                        // replies, smaller subtrees (measured on FFO #43-#46).
-                        key += 16 * MOBILITY_WEIGHT * weighted_mobility(replies);
-                    }
-                } else {
-                    // The opponent's replies, a corner counting double, and
-                    // its potential mobility (empty squares next to ours).
-                    let mobility = weighted_mobility(replies);
-                    key += 16 * mobility + 8 * (neighbours(np) & !(np | no)).count_ones();
-                }
-            }
-            let mut i = n;
-            while i > 0 && list[i - 1].1 > key {
-                list[i] = list[i - 1];
-                i -= 1;
-            }
-            list[i] = (sq, key);
-            n += 1;
-        }
-        out.extend(list[..n].iter().map(|&(sq, _)| sq));
+        self.moves_with(Scalar, pos, out);
     }
 
     #[inline]

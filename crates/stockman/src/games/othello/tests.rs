@@ -1,4 +1,5 @@
-use super::endgame::{last_flip_count, last_square, solve, solve_portable, solve_small};
+use super::board::flips;
+use super::endgame::{last_flip_count, last_square, solve, solve_popcnt, solve_portable, solve_small};
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
@@ -138,6 +139,39 @@ fn stable_discs_are_never_flipped() {
     assert_eq!(b.stable().0, 1);
 }
 
+/// The AVX2 flips and move generation against the rules and the scalar
+/// code, on random boards of every density, at every empty square.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn simd_flips_and_moves_follow_the_rules() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        eprintln!("no AVX2 on this processor: nothing to compare");
+        return;
+    }
+    let mut rng = Rng(22);
+    for i in 0..4_000 {
+        // Every fourth board about half full, the others about three quarters.
+        let occupied = if i % 4 == 0 {
+            rng.next()
+        } else {
+            rng.next() | rng.next()
+        };
+        let p = occupied & rng.next();
+        let o = occupied & !p;
+        // SAFETY (every call below): the processor has AVX2, checked above.
+        let moves = unsafe { super::simd::move_set(p, o) };
+        assert_eq!(moves, board::move_set(p, o), "moves of {p:#x} against {o:#x}");
+        let mut empty = !occupied;
+        while empty != 0 {
+            let sq = empty.trailing_zeros() as u8;
+            empty &= empty - 1;
+            let f = unsafe { super::simd::flips(sq, p, o) };
+            assert_eq!(f, naive_flips(sq, p, o), "{sq} for {p:#x} against {o:#x}");
+            assert_eq!(moves >> sq & 1 == 1, f != 0, "{sq} for {p:#x} against {o:#x}");
+        }
+    }
+}
+
 #[test]
 fn the_last_square_is_counted_as_the_rules_flip() {
     // Full boards with one hole on every square, and random colours.
@@ -188,7 +222,11 @@ fn the_game_solver_agrees_with_minimax() {
             (-65, score - 3),
         ] {
             let fast = solve(b.player, b.opponent, a, c, false);
+            // The copy `solve` picks (AVX2 where the processor has it) and the others.
             assert_eq!(fast, solve_portable(b.player, b.opponent, a, c, false));
+            if let Some(v) = solve_popcnt(b.player, b.opponent, a, c, false) {
+                assert_eq!(fast, v);
+            }
             for v in [fast, solve_small(b.player, b.opponent, a, c, false)] {
                 if v <= a {
                     assert!(score <= v, "{}: {v} in ({a}, {c})", b.to_ffo());
