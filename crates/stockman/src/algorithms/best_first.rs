@@ -111,6 +111,10 @@ struct Node<P> {
     label: [u64; 2],
     /// Low bits of the label still free for descendants.
     bits: u8,
+    /// Where a child's index goes in its label once the node is expanded:
+    /// `bits - ceil(log2 nchildren)` (`bits` for an only child, which adds
+    /// none), computed once instead of at every child's label.
+    shift: u8,
     /// The node's status while it is on OPEN, and its merit then (or its
     /// pending children's).
     status: Option<Status>,
@@ -137,6 +141,7 @@ impl<P> Node<P> {
             role,
             label: [(label >> 64) as u64, label as u64],
             bits: bits as u8,
+            shift: bits as u8,
             status: None,
             h: 0,
             stamp: 0,
@@ -174,24 +179,29 @@ impl<P> Node<P> {
     /// been checked.
     #[inline]
     fn child_label(&self, i: u32) -> (u128, u32) {
-        let n = self.nchildren;
-        if n == 1 {
-            return (self.label(), self.bits as u32);
-        }
-        let bits = self.bits as u32 - Self::child_bits(n);
-        (self.label() | (i as u128) << bits, bits)
+        // An only child's index is 0 and adds nothing, even where `shift`
+        // is 128 (an only child of the root): the wrapping shift is exact
+        // for every shift below 128, and 0 shifted stays 0.
+        let shift = self.shift as u32;
+        (self.label() | (i as u128).wrapping_shl(shift), shift)
+    }
+
+    /// Records that the node has `n` children (their label bits must have
+    /// been checked).
+    #[inline]
+    fn set_children(&mut self, n: u32) {
+        self.nchildren = n;
+        self.shift = (self.bits as u32 - Self::child_bits(n)) as u8;
     }
 
     /// The index of the child whose label is `label`.
     #[inline]
     fn child_index(&self, label: u128) -> u32 {
-        let n = self.nchildren;
-        if n == 1 {
+        let need = self.bits as u32 - self.shift as u32;
+        if need == 0 {
             return 0;
         }
-        let need = Self::child_bits(n);
-        let bits = self.bits as u32 - need;
-        ((label >> bits) & ((1u128 << need) - 1)) as u32
+        ((label >> self.shift) & ((1u128 << need) - 1)) as u32
     }
 }
 
@@ -618,7 +628,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.stats.nodes_expanded += 1;
         self.check_bits(j, n)?;
         let node = &mut self.nodes[j as usize];
-        node.nchildren = n;
+        node.set_children(n);
         if node.role == all_role {
             if self.live + n as usize > self.max_open {
                 self.budget.finish(&mut self.stats);

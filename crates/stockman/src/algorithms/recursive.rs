@@ -270,10 +270,23 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
     #[inline]
     fn best(&self, a: u32) -> usize {
         let arr = &self.arrays[a as usize];
+        // One loop per polarity, so that the comparison is not a branch on it.
         let mut g = 0;
-        for (k, e) in arr.iter().enumerate().skip(1) {
-            if self.polarity.before(e.h, arr[g].h) {
-                g = k;
+        let mut best = arr[0].h;
+        match self.polarity {
+            Polarity::Sss => {
+                for (k, e) in arr.iter().enumerate().skip(1) {
+                    if e.h > best {
+                        (g, best) = (k, e.h);
+                    }
+                }
+            }
+            Polarity::Dual => {
+                for (k, e) in arr.iter().enumerate().skip(1) {
+                    if e.h < best {
+                        (g, best) = (k, e.h);
+                    }
+                }
             }
         }
         g
@@ -360,7 +373,12 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
                 e.grand = next;
                 e.status = Status::Unexpanded;
             }
-            g = self.best(a);
+            // An entry that kept the node's merit is still the best (no entry
+            // has a better merit, and none left of it the same): only a
+            // changed merit needs the array scanned again.
+            if nh != eh {
+                g = self.best(a);
+            }
         }
         let e = &self.arrays[a as usize][g];
         let result = e.h;

@@ -489,7 +489,11 @@ impl Game for ChessGame {
     fn bounds(&self, pos: &ChessPosition) -> (Value, Value) {
         let p = pos.ply as Value;
         let (lo, hi) = (-(MATE - p), MATE - p - 1);
-        let role = if pos.ply.is_multiple_of(2) { Role::Max } else { Role::Min };
+        let role = if pos.ply.is_multiple_of(2) {
+            Role::Max
+        } else {
+            Role::Min
+        };
         super::for_role(role, (lo, hi))
     }
 
