@@ -100,6 +100,8 @@ pub(crate) struct Recursive<'a, G: Game, O: Observer> {
     /// Per OPEN array, the moves of its entries' children (`Entry::first`).
     pools: Vec<Vec<G::Move>>,
     free: Vec<u32>,
+    /// Reused by [`Recursive::release`].
+    stack: Vec<u32>,
     open: usize,
     stats: Stats,
     budget: Budget,
@@ -125,6 +127,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             arrays: Vec::new(),
             pools: Vec::new(),
             free: Vec::new(),
+            stack: Vec::new(),
             open: 0,
             stats: Stats::default(),
             budget: Budget::new(opts),
@@ -223,7 +226,9 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
 
     /// Frees an OPEN array and every array below it.
     fn release(&mut self, a: u32) {
-        let mut stack = vec![a];
+        // A stack kept between calls, so that releasing allocates nothing.
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.push(a);
         while let Some(a) = stack.pop() {
             let arr = std::mem::take(&mut self.arrays[a as usize]);
             self.open -= arr.len();
@@ -234,6 +239,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             self.pools[a as usize].clear();
             self.free.push(a);
         }
+        self.stack = stack;
     }
 
     /// Builds the OPEN array of the expanding node `pos`.

@@ -1,10 +1,13 @@
 //! Flips and move generation four directions at a time, in the 256-bit
-//! registers of AVX2 (x86-64 processors since 2013), for the copy of the
-//! game's solver that [`super::endgame::solve`] picks when the processor
-//! has them. Each function computes exactly what its scalar twin in
-//! [`super::board`] does (the tests compare them on random boards): one
-//! lane per direction instead of one pass per direction, as dedicated
-//! endgame solvers (Edax, Egaroucid) do.
+//! registers of AVX2, one direction per 64-bit lane, as dedicated endgame
+//! solvers (Edax, Egaroucid) do. They serve the copy of the game's solver
+//! that [`super::endgame::solve`] picks, and the move ordering of
+//! [`super::Othello`]'s `moves` (through [`Kernel`]), when the processor has
+//! AVX2 and the bit-manipulation instructions of its generation (Intel since
+//! Haswell, 2013, AMD since Excavator, 2015; not every low-end model); other
+//! processors run the scalar code of [`super::board`]. Each function computes
+//! exactly what its scalar twin does: the tests compare `flips` with the
+//! rules and `move_set` with the scalar code on random boards.
 
 use super::board::{Kernel, NOT_EDGE_COLUMNS, RAYS};
 use std::arch::x86_64::*;

@@ -172,6 +172,30 @@ fn simd_flips_and_moves_follow_the_rules() {
     }
 }
 
+/// The move lists the AVX2 copy of the ordering gives are the scalar copy's,
+/// in every order and scoring, on positions from the opening to the end.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn simd_move_ordering_lists_the_scalar_lists() {
+    let Some(k) = super::simd::Avx2::detect() else {
+        eprintln!("no AVX2 on this processor: nothing to compare");
+        return;
+    };
+    for plies in [4, 20, 36, 50] {
+        for b in random_positions(plies as u64, 50, plies) {
+            for order in [MoveOrder::Squares, MoveOrder::FastestFirst, MoveOrder::BestReply] {
+                for scoring in [Scoring::Exact, Scoring::Heuristic] {
+                    let game = Othello::new().with_order(order).with_scoring(scoring);
+                    let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                    game.moves_with(k, &b, &mut fast);
+                    game.moves_with(board::Scalar, &b, &mut plain);
+                    assert_eq!(fast, plain, "{} {order:?} {scoring:?}", b.to_ffo());
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_last_square_is_counted_as_the_rules_flip() {
     // Full boards with one hole on every square, and random colours.
