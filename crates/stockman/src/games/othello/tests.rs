@@ -172,6 +172,51 @@ fn simd_flips_and_moves_follow_the_rules() {
     }
 }
 
+/// The AVX2 flips against the rules for every colouring of every ray of
+/// every square (empty, the player's, the opponent's: 3^length), the rest
+/// of the board random at three densities; move generation on the same
+/// boards against the scalar code, for both sides.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn simd_flips_follow_the_rules_on_every_ray_colouring() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        eprintln!("no AVX2 on this processor: nothing to compare");
+        return;
+    }
+    let mut rng = Rng(7);
+    for sq in 0..64u8 {
+        for ray in board::RAYS[sq as usize] {
+            let squares: Vec<u32> = (0..64).filter(|b| ray >> b & 1 == 1).collect();
+            for code in 0..3u32.pow(squares.len() as u32) {
+                let (mut on_p, mut on_o, mut c) = (0u64, 0u64, code);
+                for &b in &squares {
+                    match c % 3 {
+                        1 => on_p |= 1 << b,
+                        2 => on_o |= 1 << b,
+                        _ => {}
+                    }
+                    c /= 3;
+                }
+                for density in 0..3 {
+                    let occupied = match density {
+                        0 => 0,
+                        1 => rng.next(),
+                        _ => rng.next() | rng.next(),
+                    };
+                    let mine = occupied & rng.next();
+                    let elsewhere = !(ray | 1u64 << sq);
+                    let (p, o) = ((mine & elsewhere) | on_p, (occupied & !mine & elsewhere) | on_o);
+                    // SAFETY (all three calls): the processor has AVX2, checked above.
+                    let f = unsafe { super::simd::flips(sq, p, o) };
+                    assert_eq!(f, naive_flips(sq, p, o), "{sq} for {p:#x} against {o:#x}");
+                    assert_eq!(unsafe { super::simd::move_set(p, o) }, board::move_set(p, o));
+                    assert_eq!(unsafe { super::simd::move_set(o, p) }, board::move_set(o, p));
+                }
+            }
+        }
+    }
+}
+
 /// The move lists the AVX2 copy of the ordering gives are the scalar copy's,
 /// in every order and scoring, on positions from the opening to the end.
 #[cfg(target_arch = "x86_64")]
