@@ -90,7 +90,7 @@ fn cases() -> Vec<Case> {
             Algorithm::Mtdf,
             with_table(None),
             38,
-            768_107,
+            355_200,
         ),
         case(
             "chess start, mtdf, depth 6",
