@@ -664,7 +664,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// `h` would come straight back as the head, solve, and hand the head to
     /// its next sibling with the same merit (cases 1, 5 and the pop of the
     /// next sibling): without traces that round trip is a loop here, with
-    /// the same counts and the same order of evaluation.
+    /// the same counts and the same order of evaluation. So is a leaf child
+    /// of a node of the expanding role whose merit changes: it goes behind
+    /// the head, and the next pending child of the same batch is the head.
     fn visit_child(&mut self, p: u32, mut i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
         let (pos, depth, kids) = loop {
             self.budget.visit(&mut self.stats)?;
@@ -693,6 +695,17 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             let v = self.evaluate(&pos, |me| me.child_path(p, i))?;
             let merit = self.polarity.clip(h, v);
             let parent = &self.nodes[p as usize];
+            if !O::STEPS && merit != h && parent.role == all_role {
+                // Case 1 puts the leaf behind the head; the next head is
+                // the batch's next child, if any, on top of the queue.
+                self.push_leaf(p, i, merit);
+                if self.take_from_batch(p) {
+                    i += 1;
+                    debug_assert_eq!(self.nodes[p as usize].next_child, i + 1);
+                    continue;
+                }
+                return Ok(Gamma::Evaluate);
+            }
             if O::STEPS || merit != h || parent.role == all_role || i + 1 == parent.nchildren {
                 self.push_leaf(p, i, merit);
                 return Ok(Gamma::Evaluate);
@@ -724,6 +737,32 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.child_moves = std::mem::replace(&mut self.moves, kids);
         self.moves_of = Some((label, depth));
         self.expand(c, h, all_role)
+    }
+
+    /// What [`BestFirst::pop`] would do if the head of OPEN is the next
+    /// pending child of `p`'s batch, found on top of the queue; false (and
+    /// nothing done) if it is not. The batch's entry stays on top with its
+    /// next child's label (still left of every other state with its key),
+    /// instead of being popped and pushed again.
+    #[inline]
+    fn take_from_batch(&mut self, p: u32) -> bool {
+        let head_key = self.head_key;
+        let node = &mut self.nodes[p as usize];
+        let Some(top) = self.open.top_mut() else {
+            return false;
+        };
+        if top.node != p | BATCH || top.stamp != node.stamp || top.key != head_key || node.next_child >= node.batch_end
+        {
+            return false;
+        }
+        node.next_child += 1;
+        self.live -= 1;
+        if node.next_child < node.batch_end {
+            top.label = node.child_label(node.next_child).0;
+        } else {
+            self.open.remove_top();
+        }
+        true
     }
 
     /// Cases 4, 5 and 6: child `i` of `p` is SOLVED with merit `h`; `j` is

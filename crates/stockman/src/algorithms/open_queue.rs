@@ -162,6 +162,22 @@ impl OpenQueue {
         true
     }
 
+    /// The entry a pop would look at first (the left-most of the ties with
+    /// the last key popped), to be changed in place; only a change that
+    /// keeps it left of the other ties keeps the queue's order.
+    #[inline]
+    pub(crate) fn top_mut(&mut self) -> Option<&mut Entry> {
+        self.zero.last_mut()
+    }
+
+    /// Removes the entry [`OpenQueue::top_mut`] gives.
+    #[inline]
+    pub(crate) fn remove_top(&mut self) {
+        if self.zero.pop().is_some() {
+            self.held -= 1;
+        }
+    }
+
     /// Entries held, stale ones included.
     pub(crate) fn held(&self) -> usize {
         self.held

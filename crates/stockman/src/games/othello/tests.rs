@@ -139,13 +139,22 @@ fn stable_discs_are_never_flipped() {
     assert_eq!(b.stable().0, 1);
 }
 
+/// Whether the processor runs the AVX2 code (the tests of it say so when not).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    let yes = std::arch::is_x86_feature_detected!("avx2");
+    if !yes {
+        eprintln!("no AVX2 on this processor: nothing to compare");
+    }
+    yes
+}
+
 /// The AVX2 flips and move generation against the rules and the scalar
 /// code, on random boards of every density, at every empty square.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn simd_flips_and_moves_follow_the_rules() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("no AVX2 on this processor: nothing to compare");
+    if !has_avx2() {
         return;
     }
     let mut rng = Rng(22);
@@ -179,8 +188,7 @@ fn simd_flips_and_moves_follow_the_rules() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn simd_flips_follow_the_rules_on_every_ray_colouring() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("no AVX2 on this processor: nothing to compare");
+    if !has_avx2() {
         return;
     }
     let mut rng = Rng(7);
