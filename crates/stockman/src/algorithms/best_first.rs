@@ -25,8 +25,12 @@
 //! A state pushed with the key of the state just popped is the next head
 //! (the queue's order of ties puts it left of every other state with that
 //! key), and about nine pushes in ten are such: they skip the queue and are
-//! handed straight to the next step. Traced searches, which list OPEN after
-//! every step, keep them on the queue.
+//! handed straight to the next step. Two more round trips are loops in
+//! `visit_child`: a leaf child of a node of the sequential role that keeps
+//! its parent's merit hands the head to its next sibling, and after a leaf
+//! child of a node of the expanding role whose merit changes, the batch's
+//! next child is taken from the top of the queue in place. Traced searches,
+//! which list OPEN after every step, keep all of them on the queue.
 
 use super::open_queue::{ordered, unordered, Entry, OpenQueue};
 use crate::game::Game;
@@ -666,7 +670,8 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// next sibling): without traces that round trip is a loop here, with
     /// the same counts and the same order of evaluation. So is a leaf child
     /// of a node of the expanding role whose merit changes: it goes behind
-    /// the head, and the next pending child of the same batch is the head.
+    /// the head, and the next pending child of the same batch, if any, is
+    /// the head.
     fn visit_child(&mut self, p: u32, mut i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
         let (pos, depth, kids) = loop {
             self.budget.visit(&mut self.stats)?;
@@ -746,6 +751,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// instead of being popped and pushed again.
     #[inline]
     fn take_from_batch(&mut self, p: u32) -> bool {
+        // `pop` would hand out a carried state first: there is none here
+        // (the leaf just pushed has another key than the head's).
+        debug_assert!(self.carry.is_none());
         let head_key = self.head_key;
         let node = &mut self.nodes[p as usize];
         let Some(top) = self.open.top_mut() else {

@@ -164,7 +164,8 @@ impl OpenQueue {
 
     /// The entry a pop would look at first (the left-most of the ties with
     /// the last key popped), to be changed in place; only a change that
-    /// keeps it left of the other ties keeps the queue's order.
+    /// keeps its key (every entry of bucket 0 has the last key) and keeps
+    /// it left of the other ties keeps the queue's order.
     #[inline]
     pub(crate) fn top_mut(&mut self) -> Option<&mut Entry> {
         self.zero.last_mut()
@@ -185,6 +186,11 @@ impl OpenQueue {
 
     /// Drops every stale entry.
     pub(crate) fn compact(&mut self, live: impl Fn(&Entry) -> bool) {
+        debug_assert_eq!(
+            self.held,
+            self.zero.len() + self.buckets.iter().map(Vec::len).sum::<usize>(),
+            "entries held"
+        );
         self.zero.retain(&live);
         self.held = self.zero.len();
         for (i, b) in self.buckets.iter_mut().enumerate() {
@@ -256,6 +262,34 @@ mod tests {
             }
             prop_assert!(q.pop(|e| !dead.contains(&e.stamp)).is_none());
         }
+    }
+
+    /// The top of the ties changed in place and removed: pops and the count
+    /// of entries held follow.
+    #[test]
+    fn the_top_changes_in_place() {
+        let mut q = OpenQueue::new();
+        for (key, label, stamp) in [(5, 10, 1), (5, 20, 2), (5, 30, 3), (9, 1, 4)] {
+            q.push(Entry {
+                label,
+                stamp,
+                key,
+                node: stamp as u32,
+            });
+        }
+        assert_eq!(q.pop(|_| true).map(|e| e.stamp), Some(1));
+        let top = q.top_mut().expect("ties left");
+        assert_eq!(top.stamp, 2);
+        // Still left of the other tie (label 30).
+        top.label = 25;
+        assert_eq!(q.pop(|_| true).map(|e| (e.label, e.stamp)), Some((25, 2)));
+        assert_eq!(q.top_mut().map(|e| e.stamp), Some(3));
+        q.remove_top();
+        assert_eq!(q.held(), 1);
+        q.compact(|_| true);
+        assert_eq!(q.pop(|_| true).map(|e| e.stamp), Some(4));
+        assert!(q.pop(|_| true).is_none());
+        assert_eq!(q.held(), 0);
     }
 
     #[test]
