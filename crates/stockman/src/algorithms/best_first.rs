@@ -700,19 +700,17 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             let v = self.evaluate(&pos, |me| me.child_path(p, i))?;
             let merit = self.polarity.clip(h, v);
             let parent = &self.nodes[p as usize];
-            if !O::STEPS && merit != h && parent.role == all_role {
-                // Case 1 puts the leaf behind the head; the next head is
-                // the batch's next child, if any, on top of the queue.
+            let expanding = parent.role == all_role;
+            if O::STEPS || merit != h || expanding || i + 1 == parent.nchildren {
                 self.push_leaf(p, i, merit);
-                if self.take_from_batch(p) {
+                // Under the expanding role a changed merit puts the leaf
+                // behind the head; the next head is the batch's next child,
+                // if any, on top of the queue.
+                if !O::STEPS && merit != h && expanding && self.take_from_batch(p) {
                     i += 1;
                     debug_assert_eq!(self.nodes[p as usize].next_child, i + 1);
                     continue;
                 }
-                return Ok(Gamma::Evaluate);
-            }
-            if O::STEPS || merit != h || parent.role == all_role || i + 1 == parent.nchildren {
-                self.push_leaf(p, i, merit);
                 return Ok(Gamma::Evaluate);
             }
             let at_root = parent.parent == NONE;
