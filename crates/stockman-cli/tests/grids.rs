@@ -381,4 +381,13 @@ fn a_slice_of_the_chess_grids_regenerates() {
         &format!("--depths 1..3 --algo {ALL} --iterative --history --bns-window 0 --tt-mb 0.0625,16 --minimal --minimal-depths 1..2"),
     );
     assert_eq!(n, 2 * 3 * (6 * 2 + 1) + 2 * 2);
+    // Best Node Search with a window of half-width 10 on the same grid.
+    let n = slice(
+        "chess",
+        "bns-window/chess/w10",
+        &bk,
+        2,
+        "--depths 1..4 --algo bns --iterative --history --bns-window 10 --tt-mb 16 --max-nodes 50000000",
+    );
+    assert_eq!(n, 2 * 4);
 }

@@ -250,15 +250,26 @@ impl GameFigures {
     /// table relative to NegaScout's, in each run: the grid's, then each
     /// repeat's.
     pub fn time_runs(&self, algo: &str) -> Vec<f64> {
-        let mut out: Vec<f64> = self.cell(algo).and_then(|c| c.time_vs_ns).into_iter().collect();
+        self.time_runs_at(algo, self.depth)
+    }
+
+    /// [`GameFigures::time_runs`] at `depth`: none where the grid gives no
+    /// time ratio (NegaScout under [`MIN_TIME_US`](super::MIN_TIME_US) a search on average),
+    /// and a repeat counts only where it holds every position of both.
+    pub fn time_runs_at(&self, algo: &str, depth: u32) -> Vec<f64> {
+        let Some(first) = self.cell_at(algo, depth).and_then(|c| c.time_vs_ns) else {
+            return Vec::new();
+        };
+        let mut out = vec![first];
+        let positions = |name: &str| rows_by_position(&self.records, name, depth, self.table_mb).len();
         for rows in &self.repeats {
             let total = |name: &str| -> (u64, usize) {
-                rows_by_position(rows, name, self.depth, self.table_mb)
+                rows_by_position(rows, name, depth, self.table_mb)
                     .values()
                     .fold((0, 0), |(t, n), r| (t + r.cpu_us.unwrap_or(r.stats.time_us), n + 1))
             };
             let ((a, na), (b, nb)) = (total(algo), total(NS));
-            if na > 0 && na == nb && b > 0 {
+            if na > 0 && na == positions(algo) && nb == positions(NS) && b > 0 {
                 out.push(a as f64 / b as f64);
             }
         }
@@ -628,6 +639,7 @@ pub fn blocks(games: &[GameFigures]) -> Vec<(String, String)> {
     out.push(("table-sizes".to_string(), table_sizes(games)));
     out.push(("table-curve".to_string(), table_curve(games)));
     out.push(("timing".to_string(), timing(games)));
+    out.push(("timing-by-depth".to_string(), timing_by_depth(games)));
     out.push(("minimal".to_string(), minimal(games)));
     out
 }
@@ -802,4 +814,5 @@ mod tests;
 pub use random::bns_random;
 pub use tables::{
     baselines, bns_windows, by_depth, deepest, grids, horizon, minimal, table_curve, table_sizes, timing,
+    timing_by_depth,
 };

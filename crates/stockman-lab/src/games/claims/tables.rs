@@ -365,3 +365,59 @@ pub fn timing(games: &[GameFigures]) -> String {
     }
     o
 }
+
+/// Time against depth (largest table): per game and algorithm, at each
+/// depth the median and range (smallest-largest) over the runs of the total
+/// CPU time relative to NegaScout's ([`GameFigures::time_runs_at`]); a
+/// depth with a single run says so. Depths where NegaScout took under
+/// 0.1 ms a search are left out, as in the grids' summaries.
+pub fn timing_by_depth(games: &[GameFigures]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "| game | algorithm | runs | depth: time / NegaScout, median (range) |\n|---|---|---:|---|"
+    );
+    for g in games {
+        for algo in &g.summary.algorithms {
+            if algo == NS {
+                continue;
+            }
+            let mut runs = Vec::new();
+            let cells: Vec<String> = g
+                .summary
+                .depths
+                .iter()
+                .filter_map(|&d| {
+                    let xs = g.time_runs_at(algo, d);
+                    let m = super::median(&xs)?;
+                    runs.push(xs.len());
+                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    Some(if xs.len() > 1 {
+                        format!("{d}: {m:.3} ({lo:.3}-{hi:.3})")
+                    } else {
+                        format!("{d}: {m:.3} (one run)")
+                    })
+                })
+                .collect();
+            if cells.is_empty() {
+                continue;
+            }
+            let (fewest, most) = (runs.iter().min().copied(), runs.iter().max().copied());
+            let runs = match (fewest, most) {
+                (Some(a), Some(b)) if a == b => a.to_string(),
+                (Some(a), Some(b)) => format!("{a}-{b}"),
+                _ => "-".to_string(),
+            };
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} |",
+                g.name,
+                short_name(algo),
+                runs,
+                cells.join(", ")
+            );
+        }
+    }
+    o
+}

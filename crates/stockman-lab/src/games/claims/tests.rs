@@ -132,6 +132,51 @@ fn times_are_the_median_of_the_runs_and_repeats_must_be_the_same_searches() {
 }
 
 #[test]
+fn time_against_depth_is_the_median_of_the_runs_at_every_depth() {
+    // The grid at depths 3 and 4; run 2 repeats both with MTD(f) twice as
+    // slow, run 3 repeats depth 4 alone with MTD(f) three times as slow.
+    let at = |depth: u32, mtdf: u64| -> Vec<GameRecord> {
+        records(96)
+            .into_iter()
+            .map(|mut r| {
+                r.depth = depth;
+                if r.algorithm == MTDF {
+                    r.cpu_us = r.cpu_us.map(|t| mtdf * t);
+                }
+                r
+            })
+            .collect()
+    };
+    let dir = scratch();
+    write_rows(&dir, "checkers", &[at(3, 1), at(4, 1)].concat());
+    write_rows(&dir, "repeats/checkers/run-2", &[at(3, 2), at(4, 2)].concat());
+    write_rows(&dir, "repeats/checkers/run-3", &at(4, 3));
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(g.time_runs_at(MTDF, 3), vec![0.9, 1.8]);
+    assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9, 1.8, 2.7]);
+    let t = timing_by_depth(std::slice::from_ref(&g));
+    assert!(
+        t.contains("| checkers | MTD(f) | 2-3 | 3: 1.350 (0.900-1.800), 4: 1.800 (0.900-2.700) |"),
+        "{t}"
+    );
+    assert!(
+        t.contains("| checkers | alpha-beta | 2-3 | 3: 1.100 (1.100-1.100), 4: 1.100 (1.100-1.100) |"),
+        "{t}"
+    );
+    assert!(!t.contains("| NegaScout |"), "{t}");
+    // A repeat missing a position of the grid gives no ratio at that depth.
+    let dir = scratch();
+    write_rows(&dir, "checkers", &at(4, 1));
+    let partial: Vec<GameRecord> = at(4, 2).into_iter().filter(|r| r.position == "a").collect();
+    write_rows(&dir, "repeats/checkers/run-2", &partial);
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9]);
+    assert!(timing_by_depth(std::slice::from_ref(&g)).contains("| checkers | MTD(f) | 1 | 4: 0.900 (one run) |"));
+}
+
+#[test]
 fn the_rows_without_the_horizon_table_are_read_against_each_other_and_the_grid() {
     // Nothing stored at the depth limit: NegaScout and MTD(f) 20% more leaves, MT-SSS* 25%.
     let rows: Vec<GameRecord> = records(96)
