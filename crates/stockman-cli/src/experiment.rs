@@ -60,6 +60,10 @@ pub struct MergeArgs {
     /// (of a random-tree grid or of a game grid).
     #[arg(required = true, value_name = "CSV|DIR")]
     pub inputs: Vec<PathBuf>,
+    /// Join separate runs of one game grid instead (other depths or positions, run apart):
+    /// their rows in the order of the files, jobs numbered again; a search given twice is an error.
+    #[arg(long)]
+    pub join: bool,
 }
 
 /// Runs a grid: algorithms x widths x depths x models x orderings x seeds.
@@ -348,9 +352,13 @@ fn report(records: &[stockman_lab::Record], files: &[PathBuf]) {
 
 fn merge(m: MergeArgs) -> Result<ExitCode> {
     let files = stockman_lab::run::shard_files(&m.inputs)?;
-    if files.iter().any(|f| stockman_lab::games::is_game_csv(f)) {
-        // A game grid's shards.
-        let (records, written) = stockman_lab::games::merge_files(&files, &m.out)?;
+    if m.join || files.iter().any(|f| stockman_lab::games::is_game_csv(f)) {
+        // A game grid's shards, or separate runs of one.
+        let (records, written) = if m.join {
+            stockman_lab::games::join_files(&files, &m.out)?
+        } else {
+            stockman_lab::games::merge_files(&files, &m.out)?
+        };
         let s = stockman_lab::games::summarize(&records);
         print!("{}", s.markdown());
         for f in written {

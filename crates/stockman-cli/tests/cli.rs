@@ -1341,7 +1341,55 @@ fn experiment_on_games_sweeps_tables_computes_minimal_trees_and_shards() {
         shards.path().join("results-1-of-2.csv").to_str().unwrap(),
     ]);
     assert_contains(&run.stdout, &["job numbers are missing"]);
-    for d in [out.path(), shards.path(), merged.path(), half.path()] {
+    // The depths run apart, then joined: the same searches as the whole run.
+    let (d2, d3, joined) = (
+        TempFile::empty_path("c4-d2"),
+        TempFile::empty_path("c4-d3"),
+        TempFile::empty_path("c4-joined"),
+    );
+    for (dir, depth) in [(&d2, "2"), (&d3, "3")] {
+        let mut a = args(dir.arg());
+        let i = a.iter().position(|x| x == "2..3").unwrap();
+        a[i] = depth.to_string();
+        ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    let (f2, f3) = (d2.path().join("results.csv"), d3.path().join("results.csv"));
+    let (f2, f3) = (f2.to_str().unwrap(), f3.to_str().unwrap());
+    // As shards they are refused: each run numbers its jobs from 0.
+    let run = fails(&["experiment", "merge", "--out", joined.arg(), f2, f3]);
+    assert_contains(&run.stderr, &["the files come from different grids"]);
+    ok(&["experiment", "merge", "--join", "--out", joined.arg(), f2, f3]);
+    let j = std::fs::read_to_string(joined.path().join("results.csv")).unwrap();
+    let searches = |csv: &str| -> Vec<String> {
+        let mut v: Vec<String> = counts_of(csv)
+            .into_iter()
+            .skip(1)
+            .map(|l| l.split_once(',').unwrap().1.to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(searches(&j), searches(&csv));
+    assert!(j
+        .lines()
+        .skip(1)
+        .enumerate()
+        .all(|(i, l)| l.starts_with(&format!("{i},"))));
+    // A search given twice is refused, naming it and both files.
+    let run = fails(&["experiment", "merge", "--join", "--out", joined.arg(), f2, f2]);
+    assert_contains(
+        &run.stderr,
+        &["minimal-tree at position 274552224131661 depth 2 is already in"],
+    );
+    for d in [
+        out.path(),
+        shards.path(),
+        merged.path(),
+        half.path(),
+        d2.path(),
+        d3.path(),
+        joined.path(),
+    ] {
         std::fs::remove_dir_all(d).ok();
     }
     // Bad sizes are refused.

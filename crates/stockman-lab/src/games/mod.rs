@@ -18,7 +18,7 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use rows::{check_agreement, fmt_mb, header, is_game_csv, merge, read_csv, write_csv};
+pub use rows::{check_agreement, fmt_mb, header, is_game_csv, join, merge, read_csv, write_csv};
 pub use summary::{summarize, table_entries, GameCell, GameSummary, MinimalCell};
 
 /// NegaScout's mean time below which no time ratio is given: shorter
@@ -107,7 +107,31 @@ pub fn write_report(records: &[GameRecord], dir: &Path) -> Result<Vec<PathBuf>, 
 pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<GameRecord>, Vec<PathBuf>), Error> {
     let files = crate::run::shard_files(inputs)?;
     let sets = files.iter().map(|f| read_csv(f)).collect::<Result<Vec<_>, _>>()?;
-    let records = merge(sets)?;
+    write_merged(merge(sets)?, out)
+}
+
+/// Joins the results files of separate runs of one game grid ([`join`]:
+/// the rows in the order of the files, jobs numbered again) into `out`, as
+/// [`merge_files`] writes shards.
+pub fn join_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<GameRecord>, Vec<PathBuf>), Error> {
+    let files = crate::run::shard_files(inputs)?;
+    let mut sets = Vec::new();
+    for f in &files {
+        std::fs::metadata(f).map_err(|e| Error::io(f, e))?;
+        if !is_game_csv(f) {
+            return Err(Error::new(format!(
+                "{}: not a game grid's results file (--join joins game grids; a random-tree grid's shards are merged without it)",
+                f.display()
+            )));
+        }
+        sets.push((f.display().to_string(), read_csv(f)?));
+    }
+    write_merged(join(sets)?, out)
+}
+
+/// Writes merged or joined rows into `out`: `results.csv`, the summary and
+/// the plots.
+fn write_merged(records: Vec<GameRecord>, out: &Path) -> Result<(Vec<GameRecord>, Vec<PathBuf>), Error> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let path = out.join("results.csv");
     write_csv(&path, &records)?;

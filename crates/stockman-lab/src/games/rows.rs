@@ -172,6 +172,34 @@ pub fn merge(sets: Vec<Vec<GameRecord>>) -> Result<Vec<GameRecord>, Error> {
     Ok(out)
 }
 
+/// Joins the rows of separate runs of one game (other depths or positions
+/// of the same grid, run apart): each file's rows in the order given, the
+/// jobs numbered again from 0. Fails if a search (position, depth, table,
+/// algorithm) appears twice, naming both files.
+pub fn join(sets: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, Error> {
+    let mut seen: std::collections::HashMap<(String, String, u32, Option<u64>, String), String> =
+        std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (file, rows) in sets {
+        for mut r in rows {
+            let (g, p, d, t, a) = r.identity();
+            let key = (g.to_string(), p.to_string(), d, t, a.to_string());
+            if let Some(first) = seen.insert(key, file.clone()) {
+                return Err(Error::new(format!(
+                    "{file}: {} at position {} depth {}{} is already in {first}: joined runs must hold different searches",
+                    r.algorithm,
+                    r.position,
+                    r.depth,
+                    r.tt_mb.map(|t| format!(" ({} MiB table)", fmt_mb(t))).unwrap_or_default()
+                )));
+            }
+            r.job = out.len() as u64;
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
 /// Every row that found a value at a position and depth found the same
 /// one (the minimal tree's full minimax included), and every BNS bound
 /// holds it. Returns the disagreements.

@@ -73,6 +73,45 @@ fn csv_round_trip_and_merge() {
 }
 
 #[test]
+fn separate_runs_join_with_new_job_numbers_and_a_search_given_twice_is_refused() {
+    // Depth 2 and depth 3 run apart: each run numbers its jobs from 0.
+    let rs = grid();
+    let renumber = |rows: Vec<GameRecord>| -> Vec<GameRecord> {
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, mut r)| {
+                r.job = i as u64;
+                r
+            })
+            .collect()
+    };
+    let shallow = renumber(rs.iter().filter(|r| r.depth == 2).cloned().collect());
+    let deep = renumber(rs.iter().filter(|r| r.depth == 3).cloned().collect());
+    // Merging them as shards is refused: job 0 means two searches.
+    assert!(merge(vec![shallow.clone(), deep.clone()]).is_err());
+    let joined = join(vec![
+        ("deep.csv".into(), deep.clone()),
+        ("shallow.csv".into(), shallow.clone()),
+    ])
+    .unwrap();
+    assert_eq!(joined.len(), rs.len());
+    assert!(joined.iter().enumerate().all(|(i, r)| r.job == i as u64));
+    assert_eq!(joined[0].identity(), deep[0].identity());
+    assert_eq!(joined[deep.len()].identity(), shallow[0].identity());
+    // The same search in two files names both.
+    let e = join(vec![
+        ("a.csv".into(), deep.clone()),
+        ("b.csv".into(), deep[1..2].to_vec()),
+    ])
+    .unwrap_err();
+    assert!(
+        e.0.contains("b.csv: negascout+id at position 44 depth 3 (0.5 MiB table) is already in a.csv"),
+        "{}",
+        e.0
+    );
+}
+
+#[test]
 fn ratios_settling_and_disagreements() {
     let rs = grid();
     let s = summarize(&rs);
