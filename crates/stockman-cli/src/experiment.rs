@@ -60,8 +60,9 @@ pub struct MergeArgs {
     /// (of a random-tree grid or of a game grid).
     #[arg(required = true, value_name = "CSV|DIR")]
     pub inputs: Vec<PathBuf>,
-    /// Join separate runs of one game grid instead (other depths or positions, run apart):
-    /// their rows in the order of the files, jobs numbered again; a search given twice is an error.
+    /// Join separate runs of one game grid instead (other depths or positions, run apart;
+    /// a run's folder stands for its results.csv): their rows in the order given, jobs
+    /// numbered again; a search given twice is an error.
     #[arg(long)]
     pub join: bool,
 }
@@ -351,7 +352,11 @@ fn report(records: &[stockman_lab::Record], files: &[PathBuf]) {
 }
 
 fn merge(m: MergeArgs) -> Result<ExitCode> {
-    let files = stockman_lab::run::shard_files(&m.inputs)?;
+    let files = if m.join {
+        m.inputs.clone()
+    } else {
+        stockman_lab::run::shard_files(&m.inputs)?
+    };
     if m.join || files.iter().any(|f| stockman_lab::games::is_game_csv(f)) {
         // A game grid's shards, or separate runs of one.
         let (records, written) = if m.join {

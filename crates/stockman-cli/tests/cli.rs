@@ -1358,7 +1358,8 @@ fn experiment_on_games_sweeps_tables_computes_minimal_trees_and_shards() {
     // As shards they are refused: each run numbers its jobs from 0.
     let run = fails(&["experiment", "merge", "--out", joined.arg(), f2, f3]);
     assert_contains(&run.stderr, &["the files come from different grids"]);
-    ok(&["experiment", "merge", "--join", "--out", joined.arg(), f2, f3]);
+    // A run's folder stands for its results.csv.
+    ok(&["experiment", "merge", "--join", "--out", joined.arg(), d2.arg(), f3]);
     let j = std::fs::read_to_string(joined.path().join("results.csv")).unwrap();
     let searches = |csv: &str| -> Vec<String> {
         let mut v: Vec<String> = counts_of(csv)
@@ -1376,10 +1377,29 @@ fn experiment_on_games_sweeps_tables_computes_minimal_trees_and_shards() {
         .enumerate()
         .all(|(i, l)| l.starts_with(&format!("{i},"))));
     // A search given twice is refused, naming it and both files.
-    let run = fails(&["experiment", "merge", "--join", "--out", joined.arg(), f2, f2]);
+    let copy = d3.path().join("copy.csv");
+    std::fs::copy(f2, &copy).unwrap();
+    let run = fails(&[
+        "experiment",
+        "merge",
+        "--join",
+        "--out",
+        joined.arg(),
+        f2,
+        copy.to_str().unwrap(),
+    ]);
+    let twice = format!(
+        "{}: minimal-tree at position 274552224131661 depth 2 is already in {f2}",
+        copy.display()
+    );
+    assert_contains(&run.stderr, &[twice.as_str()]);
+    // The same file named twice, and a folder of shards, are not runs to join.
+    let run = fails(&["experiment", "merge", "--join", "--out", joined.arg(), f2, d2.arg()]);
+    assert_contains(&run.stderr, &["results.csv: named twice"]);
+    let run = fails(&["experiment", "merge", "--join", "--out", joined.arg(), shards.arg()]);
     assert_contains(
         &run.stderr,
-        &["minimal-tree at position 274552224131661 depth 2 is already in"],
+        &["no results.csv in it (a folder of shards is merged first, without --join)"],
     );
     for d in [
         out.path(),

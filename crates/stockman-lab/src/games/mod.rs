@@ -114,7 +114,34 @@ pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<GameRecord>, V
 /// the rows in the order of the files, jobs numbered again) into `out`, as
 /// [`merge_files`] writes shards.
 pub fn join_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<GameRecord>, Vec<PathBuf>), Error> {
-    let files = crate::run::shard_files(inputs)?;
+    // A run's folder stands for its `results.csv` (shards: merge them first).
+    let mut files = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let f = p.join("results.csv");
+            if !f.is_file() {
+                return Err(Error::new(format!(
+                    "{}: no results.csv in it (a folder of shards is merged first, without --join)",
+                    p.display()
+                )));
+            }
+            files.push(f);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::new("nothing to join: name the runs' results files or folders"));
+    }
+    for (i, f) in files.iter().enumerate() {
+        let same = |g: &PathBuf| match (f.canonicalize(), g.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => f == g,
+        };
+        if files[..i].iter().any(same) {
+            return Err(Error::new(format!("{}: named twice", f.display())));
+        }
+    }
     let mut sets = Vec::new();
     for f in &files {
         std::fs::metadata(f).map_err(|e| Error::io(f, e))?;

@@ -177,21 +177,35 @@ pub fn merge(sets: Vec<Vec<GameRecord>>) -> Result<Vec<GameRecord>, Error> {
 /// jobs numbered again from 0. Fails if a search (position, depth, table,
 /// algorithm) appears twice, naming both files.
 pub fn join(sets: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, Error> {
-    let mut seen: std::collections::HashMap<(String, String, u32, Option<u64>, String), String> =
-        std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for (file, rows) in sets {
+    // A search (game, position, depth, table, algorithm) -> the file holding it.
+    type Search = (String, String, u32, Option<u64>, String);
+    let mut seen: HashMap<Search, (usize, String)> = HashMap::new();
+    let mut out: Vec<GameRecord> = Vec::new();
+    for (k, (file, rows)) in sets.into_iter().enumerate() {
         for mut r in rows {
+            if let Some(g) = out.first().map(|f| f.game.clone()).filter(|g| *g != r.game) {
+                return Err(Error::new(format!(
+                    "{file}: a {} search, where the runs before it are {g}'s: joined runs must be of one game",
+                    r.game
+                )));
+            }
             let (g, p, d, t, a) = r.identity();
             let key = (g.to_string(), p.to_string(), d, t, a.to_string());
-            if let Some(first) = seen.insert(key, file.clone()) {
-                return Err(Error::new(format!(
-                    "{file}: {} at position {} depth {}{} is already in {first}: joined runs must hold different searches",
+            if let Some((j, first)) = seen.insert(key, (k, file.clone())) {
+                let search = format!(
+                    "{} at position {} depth {}{}",
                     r.algorithm,
                     r.position,
                     r.depth,
-                    r.tt_mb.map(|t| format!(" ({} MiB table)", fmt_mb(t))).unwrap_or_default()
-                )));
+                    r.tt_mb
+                        .map(|t| format!(" ({} MiB table)", fmt_mb(t)))
+                        .unwrap_or_default()
+                );
+                return Err(Error::new(if j == k {
+                    format!("{file}: {search} is given twice in it")
+                } else {
+                    format!("{file}: {search} is already in {first}: joined runs must hold different searches")
+                }));
             }
             r.job = out.len() as u64;
             out.push(r);

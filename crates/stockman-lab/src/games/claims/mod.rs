@@ -77,9 +77,9 @@ pub struct GameFigures {
     /// table (`no-horizon/<dir>/`, `--no-horizon-table`), largest table
     /// only; empty where not run.
     pub no_horizon: Vec<GameRecord>,
-    /// Further runs of the deepest depth with the largest table
-    /// (`repeats/<dir>/run-N/`), for the spread of the times: the counts
-    /// must equal the grid's.
+    /// Further runs with the largest table (`repeats/<dir>/run-N/`, any of
+    /// the grid's depths), for the spread of the times: each row's counts
+    /// must equal the grid's row of the same search.
     pub repeats: Vec<Vec<GameRecord>>,
     /// The deepest depth of the grid.
     pub depth: u32,
@@ -254,35 +254,44 @@ impl GameFigures {
     }
 
     /// [`GameFigures::time_runs`] at `depth`: none where the grid gives no
-    /// time ratio (NegaScout under [`MIN_TIME_US`](super::MIN_TIME_US) a search on average),
-    /// and a repeat counts only where it holds every position of both.
+    /// time ratio (NegaScout under [`MIN_TIME_US`](super::MIN_TIME_US) a
+    /// search on average). As in the grid's summary, a run's ratio sums the
+    /// positions where both the algorithm and NegaScout found an answer; a
+    /// repeat counts only where those positions are the grid's.
     pub fn time_runs_at(&self, algo: &str, depth: u32) -> Vec<f64> {
         let Some(first) = self.cell_at(algo, depth).and_then(|c| c.time_vs_ns) else {
             return Vec::new();
         };
+        // Per position where both searches answered: (algorithm's time, NegaScout's).
+        let paired = |rows: &[GameRecord]| -> BTreeMap<String, (u64, u64)> {
+            let a = rows_by_position(rows, algo, depth, self.table_mb);
+            let b = rows_by_position(rows, NS, depth, self.table_mb);
+            let time = |r: &GameRecord| r.cpu_us.unwrap_or(r.stats.time_us);
+            a.iter()
+                .filter_map(|(p, x)| Some((p.to_string(), (time(x), time(b.get(p)?)))))
+                .collect()
+        };
+        let grid = paired(&self.records);
         let mut out = vec![first];
-        let positions = |name: &str| rows_by_position(&self.records, name, depth, self.table_mb).len();
         for rows in &self.repeats {
-            let total = |name: &str| -> (u64, usize) {
-                rows_by_position(rows, name, depth, self.table_mb)
-                    .values()
-                    .fold((0, 0), |(t, n), r| (t + r.cpu_us.unwrap_or(r.stats.time_us), n + 1))
-            };
-            let ((a, na), (b, nb)) = (total(algo), total(NS));
-            if na > 0 && na == positions(algo) && nb == positions(NS) && b > 0 {
-                out.push(a as f64 / b as f64);
+            let run = paired(rows);
+            let (ta, tb) = run.values().fold((0, 0), |(a, b), &(x, y)| (a + x, b + y));
+            if !run.is_empty() && run.keys().eq(grid.keys()) && tb > 0 {
+                out.push(ta as f64 / tb as f64);
             }
         }
         out
     }
 
     /// An algorithm's mean CPU time per search at the deepest depth with
-    /// the largest table, in each run, in microseconds.
+    /// the largest table, in each run, in microseconds: the grid's, then
+    /// each repeat's that answered at the same positions.
     pub fn mean_time_runs(&self, algo: &str) -> Vec<f64> {
         let mut out: Vec<f64> = self.cell(algo).map(|c| c.time_us).into_iter().collect();
+        let grid = rows_by_position(&self.records, algo, self.depth, self.table_mb);
         for rows in &self.repeats {
             let rs = rows_by_position(rows, algo, self.depth, self.table_mb);
-            if !rs.is_empty() {
+            if !rs.is_empty() && rs.keys().eq(grid.keys()) {
                 let t: u64 = rs.values().map(|r| r.cpu_us.unwrap_or(r.stats.time_us)).sum();
                 out.push(t as f64 / rs.len() as f64);
             }

@@ -174,6 +174,31 @@ fn time_against_depth_is_the_median_of_the_runs_at_every_depth() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9]);
     assert!(timing_by_depth(std::slice::from_ref(&g)).contains("| checkers | MTD(f) | 1 | 4: 0.900 (one run) |"));
+    assert_eq!(
+        g.mean_time_runs(MTDF).len(),
+        1,
+        "a repeat short of a position gives no mean time"
+    );
+    // MTD(f) failed at position b in the grid and in the repeat: the ratio
+    // sums the positions where both answered (a alone) in every run.
+    let failed = |rows: Vec<GameRecord>| -> Vec<GameRecord> {
+        rows.into_iter()
+            .map(|mut r| {
+                if r.algorithm == MTDF && r.position == "b" {
+                    r.error = Some("stopped by --max-nodes 10".into());
+                    r.value = None;
+                }
+                r
+            })
+            .collect()
+    };
+    let dir = scratch();
+    write_rows(&dir, "checkers", &failed(at(4, 1)));
+    write_rows(&dir, "repeats/checkers/run-2", &failed(at(4, 2)));
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9, 1.8]);
+    assert_eq!(g.mean_time_runs(MTDF), vec![900.0, 1800.0]);
 }
 
 #[test]
