@@ -383,14 +383,18 @@ fn merge(m: MergeArgs) -> Result<ExitCode> {
 }
 
 fn claims(c: ClaimsArgs) -> Result<ExitCode> {
+    // The document first: a wrong path is named before the grids are read.
+    let text = match &c.doc {
+        Some(doc) => Some(std::fs::read_to_string(doc).with_context(|| format!("reading {}", doc.display()))?),
+        None => None,
+    };
     let blocks = stockman_lab::games::claims::report_blocks_with_random(&c.grids, &c.random)?;
-    let Some(doc) = c.doc else {
+    let (Some(doc), Some(text)) = (c.doc, text) else {
         for (name, text) in &blocks {
             println!("<!-- begin generated {name} -->\n{text}<!-- end generated {name} -->\n");
         }
         return Ok(ExitCode::SUCCESS);
     };
-    let text = std::fs::read_to_string(&doc).with_context(|| format!("reading {}", doc.display()))?;
     let (new, changed) = stockman_lab::games::claims::fill_blocks(&text, &blocks)
         .map_err(|e| anyhow::anyhow!("{}: {e}", doc.display()))?;
     if c.check {

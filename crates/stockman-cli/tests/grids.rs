@@ -367,6 +367,22 @@ fn claims_checks_and_rewrites_the_report() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no generated block named `nonsense`"), "{err}");
+    // A document that is not there is named, before any grid is read.
+    std::fs::remove_file(&doc).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .args([
+            "experiment",
+            "claims",
+            "--grids",
+            "/nonexistent-grids",
+            "--doc",
+            doc.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("reading {}", doc.display())), "{err}");
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
