@@ -183,10 +183,10 @@ pub fn join(sets: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, Err
     let mut out: Vec<GameRecord> = Vec::new();
     for (k, (file, rows)) in sets.into_iter().enumerate() {
         for mut r in rows {
-            if let Some(g) = out.first().map(|f| f.game.clone()).filter(|g| *g != r.game) {
+            if let Some(f) = out.first().filter(|f| f.game != r.game) {
                 return Err(Error::new(format!(
-                    "{file}: a {} search, where the runs before it are {g}'s: joined runs must be of one game",
-                    r.game
+                    "{file}: a {} search, where the runs before it are {}'s: joined runs must be of one game",
+                    r.game, f.game
                 )));
             }
             let (g, p, d, t, a) = r.identity();

@@ -109,6 +109,23 @@ fn separate_runs_join_with_new_job_numbers_and_a_search_given_twice_is_refused()
         "{}",
         e.0
     );
+    // A search twice inside one file says so.
+    let twice = [deep.clone(), deep[1..2].to_vec()].concat();
+    let e = join(vec![("a.csv".into(), twice)]).unwrap_err();
+    assert!(
+        e.0.contains("a.csv: negascout+id at position 44 depth 3 (0.5 MiB table) is given twice in it"),
+        "{}",
+        e.0
+    );
+    // Runs of two games are not one grid.
+    let mut chess = shallow;
+    chess.iter_mut().for_each(|r| r.game = "chess".into());
+    let e = join(vec![("c4.csv".into(), deep), ("chess.csv".into(), chess)]).unwrap_err();
+    assert!(
+        e.0.contains("chess.csv: a chess search, where the runs before it are connect4's"),
+        "{}",
+        e.0
+    );
 }
 
 #[test]

@@ -336,11 +336,9 @@ pub fn timing(games: &[GameFigures]) -> String {
         "| game, depth | algorithm | runs | mean CPU time: median (range) | time / NegaScout: median (range) |\n|---|---|---:|---|---|"
     );
     let range = |xs: &[f64], f: &dyn Fn(f64) -> String| -> String {
-        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        match super::median(xs) {
-            Some(m) if xs.len() > 1 => format!("{} ({}-{})", f(m), f(lo), f(hi)),
-            Some(m) => f(m),
+        match median_range(xs) {
+            Some((m, lo, hi)) if xs.len() > 1 => format!("{} ({}-{})", f(m), f(lo), f(hi)),
+            Some((m, _, _)) => f(m),
             None => "-".to_string(),
         }
     };
@@ -389,10 +387,8 @@ pub fn timing_by_depth(games: &[GameFigures]) -> String {
                 .iter()
                 .filter_map(|&d| {
                     let xs = g.time_runs_at(algo, d);
-                    let m = super::median(&xs)?;
+                    let (m, lo, hi) = median_range(&xs)?;
                     runs.push(xs.len());
-                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     Some(if xs.len() > 1 {
                         format!("{d}: {m:.3} ({lo:.3}-{hi:.3})")
                     } else {
@@ -420,4 +416,12 @@ pub fn timing_by_depth(games: &[GameFigures]) -> String {
         }
     }
     o
+}
+
+/// The median, smallest and largest of `xs`; `None` when empty.
+fn median_range(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    let m = super::median(xs)?;
+    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((m, lo, hi))
 }

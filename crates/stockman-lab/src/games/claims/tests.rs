@@ -66,6 +66,18 @@ fn write_rows(dir: &Path, sub: &str, rows: &[GameRecord]) {
     crate::games::write_csv(&dir.join(sub).join("results.csv"), rows).unwrap();
 }
 
+/// Writes each `(folder, rows)` to a scratch folder and loads the
+/// checkers figures from it.
+fn load_folders(folders: &[(&str, &[GameRecord])]) -> Result<GameFigures, Error> {
+    let dir = scratch();
+    for (sub, rows) in folders {
+        write_rows(&dir, sub, rows);
+    }
+    let g = GameFigures::load(&dir, &REPORT_GAMES[3]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    g
+}
+
 /// Loads a grid written to a scratch folder, with repeat runs and a
 /// no-horizon run beside it.
 fn load_all(
@@ -73,17 +85,16 @@ fn load_all(
     repeats: &[Vec<GameRecord>],
     no_horizon: Option<&[GameRecord]>,
 ) -> Result<GameFigures, Error> {
-    let dir = scratch();
-    write_rows(&dir, "checkers", &records(mt_sss_small));
-    for (i, rows) in repeats.iter().enumerate() {
-        write_rows(&dir, &format!("repeats/checkers/run-{}", i + 2), rows);
-    }
+    let grid = records(mt_sss_small);
+    let names: Vec<String> = (0..repeats.len())
+        .map(|i| format!("repeats/checkers/run-{}", i + 2))
+        .collect();
+    let mut folders: Vec<(&str, &[GameRecord])> = vec![("checkers", &grid)];
+    folders.extend(names.iter().map(String::as_str).zip(repeats.iter().map(Vec::as_slice)));
     if let Some(rows) = no_horizon {
-        write_rows(&dir, "no-horizon/checkers", rows);
+        folders.push(("no-horizon/checkers", rows));
     }
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]);
-    std::fs::remove_dir_all(&dir).unwrap();
-    g
+    load_folders(&folders)
 }
 
 #[test]
@@ -147,12 +158,12 @@ fn time_against_depth_is_the_median_of_the_runs_at_every_depth() {
             })
             .collect()
     };
-    let dir = scratch();
-    write_rows(&dir, "checkers", &[at(3, 1), at(4, 1)].concat());
-    write_rows(&dir, "repeats/checkers/run-2", &[at(3, 2), at(4, 2)].concat());
-    write_rows(&dir, "repeats/checkers/run-3", &at(4, 3));
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let g = load_folders(&[
+        ("checkers", &[at(3, 1), at(4, 1)].concat()),
+        ("repeats/checkers/run-2", &[at(3, 2), at(4, 2)].concat()),
+        ("repeats/checkers/run-3", &at(4, 3)),
+    ])
+    .unwrap();
     assert_eq!(g.time_runs_at(MTDF, 3), vec![0.9, 1.8]);
     assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9, 1.8, 2.7]);
     let t = timing_by_depth(std::slice::from_ref(&g));
@@ -166,12 +177,8 @@ fn time_against_depth_is_the_median_of_the_runs_at_every_depth() {
     );
     assert!(!t.contains("| NegaScout |"), "{t}");
     // A repeat missing a position of the grid gives no ratio at that depth.
-    let dir = scratch();
-    write_rows(&dir, "checkers", &at(4, 1));
     let partial: Vec<GameRecord> = at(4, 2).into_iter().filter(|r| r.position == "a").collect();
-    write_rows(&dir, "repeats/checkers/run-2", &partial);
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let g = load_folders(&[("checkers", &at(4, 1)), ("repeats/checkers/run-2", &partial)]).unwrap();
     assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9]);
     assert!(timing_by_depth(std::slice::from_ref(&g)).contains("| checkers | MTD(f) | 1 | 4: 0.900 (one run) |"));
     assert_eq!(
@@ -192,11 +199,11 @@ fn time_against_depth_is_the_median_of_the_runs_at_every_depth() {
             })
             .collect()
     };
-    let dir = scratch();
-    write_rows(&dir, "checkers", &failed(at(4, 1)));
-    write_rows(&dir, "repeats/checkers/run-2", &failed(at(4, 2)));
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let g = load_folders(&[
+        ("checkers", &failed(at(4, 1))),
+        ("repeats/checkers/run-2", &failed(at(4, 2))),
+    ])
+    .unwrap();
     assert_eq!(g.time_runs_at(MTDF, 4), vec![0.9, 1.8]);
     assert_eq!(g.mean_time_runs(MTDF), vec![900.0, 1800.0]);
 }
@@ -245,11 +252,7 @@ fn the_rows_without_the_horizon_table_are_read_against_each_other_and_the_grid()
 
 #[test]
 fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_depth() {
-    let dir = scratch();
-    let write = |sub: &str, rows: &[GameRecord]| write_rows(&dir, sub, rows);
-    write("checkers", &records(96));
     // The grid's depth (4) and a deeper curve (5) where the small table costs MT-SSS* more.
-    write("table-curve/checkers", &records(96));
     let deeper: Vec<GameRecord> = records(120)
         .into_iter()
         .map(|mut r| {
@@ -257,10 +260,13 @@ fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_dept
             r
         })
         .collect();
-    write("table-curve/checkers-depth5", &deeper);
-    write("table-curve/chess", &deeper); // another game's: not read
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let g = load_folders(&[
+        ("checkers", &records(96)),
+        ("table-curve/checkers", &records(96)),
+        ("table-curve/checkers-depth5", &deeper),
+        ("table-curve/chess", &deeper), // another game's: not read
+    ])
+    .unwrap();
     assert_eq!(g.table_curves.len(), 2);
     assert_eq!(g.table_curves[0].depths, vec![4]);
     assert_eq!(g.table_curves[1].depths, vec![5]);
@@ -278,8 +284,6 @@ fn every_table_curve_of_a_game_is_read_and_row_3_prime_takes_the_one_at_its_dept
 /// mean, and the cell says so (the mean understates it).
 #[test]
 fn a_table_curve_cell_names_its_stopped_searches() {
-    let dir = scratch();
-    write_rows(&dir, "checkers", &records(96));
     let mut curve = records(120);
     let stopped = curve
         .iter_mut()
@@ -288,9 +292,7 @@ fn a_table_curve_cell_names_its_stopped_searches() {
     stopped.value = None;
     stopped.error =
         Some("stopped by --max-nodes 240 after visiting 240 positions in depth 4 (depth 3 completed)".into());
-    write_rows(&dir, "table-curve/checkers", &curve);
-    let g = GameFigures::load(&dir, &REPORT_GAMES[3]).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let g = load_folders(&[("checkers", &records(96)), ("table-curve/checkers", &curve)]).unwrap();
     let t = table_curve(std::slice::from_ref(&g));
     // Position a alone: 120 / 100.
     assert!(t.contains("| MT-SSS\\* | 1.200 (1 stopped) | 0.960 | 288 |"), "{t}");
