@@ -251,7 +251,7 @@ macro_rules! solver {
         pub(super) fn solve_parity(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32, parity: u8) -> i32 {
             let empty = !(p | o);
             if n <= 1 {
-                return last_square(p, o, empty);
+                return last_square_within(p, o, empty, alpha);
             }
             if n == 2 {
                 return solve_two(p, o, empty, alpha, beta, passed);
@@ -313,7 +313,7 @@ macro_rules! solver {
                 }
                 let f = flips(sq, p, o);
                 if f != 0 {
-                    let v = -last_square(o ^ f, p | f | x, y);
+                    let v = -last_square_within(o ^ f, p | f | x, y, -beta);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -480,4 +480,31 @@ pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
     }
     // Nobody can move (rare): the empty square goes to the winner.
     final_score(p, o)
+}
+
+/// [`last_square`], fail-soft below `alpha`: when the player cannot take
+/// the square, the score is at most what it is if nobody can (the
+/// opponent's flips only lower it), so the opponent's flips are counted
+/// only when that bound lies above `alpha` (as Edax's last-move code does).
+#[inline(always)]
+pub(super) fn last_square_within(p: u64, o: u64, empty: u64, alpha: i32) -> i32 {
+    if empty == 0 {
+        return final_score(p, o);
+    }
+    let sq = empty.trailing_zeros() as u8;
+    let mine = p.count_ones() as i32;
+    let n = last_flip_count(sq, p) as i32;
+    if n != 0 {
+        return 2 * (mine + n + 1) - 64;
+    }
+    // Nobody moves: the square goes to the one with more of the 63 discs.
+    let nobody = if mine >= 32 { 2 * mine - 62 } else { 2 * mine - 64 };
+    if nobody <= alpha {
+        return nobody;
+    }
+    let n = last_flip_count(sq, o) as i32;
+    if n != 0 {
+        return 2 * (mine - n) - 64;
+    }
+    nobody
 }

@@ -1,5 +1,7 @@
 use super::board::flips;
-use super::endgame::{last_flip_count, last_square, solve, solve_popcnt, solve_portable, solve_small};
+use super::endgame::{
+    last_flip_count, last_square, last_square_within, solve, solve_popcnt, solve_portable, solve_small,
+};
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
@@ -273,6 +275,15 @@ fn the_last_square_is_counted_as_the_rules_flip() {
                 d + d.signum()
             };
             assert_eq!(last_square(p, o, hole), score, "{p:#x} with {sq} empty");
+            // Fail-soft below alpha: a bound at or under it, else the score.
+            for alpha in [-65, score - 3, score - 2, score - 1, score, score + 1, 65] {
+                let v = last_square_within(p, o, hole, alpha);
+                if v <= alpha {
+                    assert!(score <= v, "{p:#x} with {sq} empty, alpha {alpha}: {v}");
+                } else {
+                    assert_eq!(v, score, "{p:#x} with {sq} empty, alpha {alpha}");
+                }
+            }
         }
     }
 }
