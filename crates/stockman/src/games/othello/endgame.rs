@@ -347,6 +347,9 @@ macro_rules! solver {
             if n == 2 {
                 return solve_two(p, o, empty, alpha, beta, passed);
             }
+            if n == 3 {
+                return solve_three(p, o, empty, alpha, beta, passed, parity);
+            }
             let mut best = -65;
             // Parity: the empty squares of regions with an odd count first.
             let odd = PARITY_SQUARES[parity as usize];
@@ -363,16 +366,14 @@ macro_rules! solver {
                     if f == 0 {
                         continue;
                     }
+                    let (np, no) = (o ^ f, p | f | (1 << sq));
                     let child_parity = parity ^ QUADRANT_BIT[sq as usize];
-                    let v = -solve_parity(
-                        o ^ f,
-                        p | f | (1 << sq),
-                        -beta,
-                        -alpha.max(best),
-                        false,
-                        n - 1,
-                        child_parity,
-                    );
+                    // Three squares left: straight to their solver.
+                    let v = if n == 4 {
+                        -solve_three(np, no, empty ^ (1 << sq), -beta, -alpha.max(best), false, child_parity)
+                    } else {
+                        -solve_parity(np, no, -beta, -alpha.max(best), false, n - 1, child_parity)
+                    };
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -387,6 +388,44 @@ macro_rules! solver {
                 final_score(p, o)
             } else {
                 -solve_parity(o, p, -beta, -alpha, true, n, parity)
+            }
+        }
+
+        /// [`solve_parity`] with three empty squares (`empty`), in parity
+        /// order, each move leading straight to [`solve_two`]: a function of
+        /// its own, not a level of the recursion, which saves the general
+        /// layer's entry and exit on the most numerous of its positions.
+        $(#[$attr])*
+        pub(super) fn solve_three(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
+            let mut best = -65;
+            let odd = PARITY_SQUARES[parity as usize];
+            for set in [empty & odd, empty & !odd] {
+                let mut e = set;
+                while e != 0 {
+                    let sq = e.trailing_zeros() as u8;
+                    e &= e - 1;
+                    if NEIGHBOURS[sq as usize] & o == 0 {
+                        continue;
+                    }
+                    let f = flips(sq, p, o);
+                    if f == 0 {
+                        continue;
+                    }
+                    let v = -solve_two(o ^ f, p | f | (1 << sq), empty ^ (1 << sq), -beta, -alpha.max(best), false);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+            if best > -65 {
+                best
+            } else if passed {
+                final_score(p, o)
+            } else {
+                -solve_three(o, p, empty, -beta, -alpha, true, parity)
             }
         }
 
