@@ -192,6 +192,9 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 /// where few moves are left.
 pub(super) const PARITY_EMPTIES: u32 = 5;
 
+/// The C- and X-squares (next to a corner): tried last within a parity class.
+const C_X: u64 = 0x42C3_0000_0000_C342;
+
 /// The exact final score, within the window `(alpha, beta)` (fail-soft),
 /// for the player with discs `p` against `o` to move: the game's own
 /// solver of the last empty squares. `passed`: the opponent just passed.
@@ -336,7 +339,8 @@ macro_rules! solver {
 
         /// [`solve`] at [`PARITY_EMPTIES`] or fewer: a plain alpha-beta over the
         /// `n` empty squares, those of quadrants with an odd count (`parity`, kept
-        /// up to date move by move instead of counted again) first, without a move
+        /// up to date move by move instead of counted again) first, and within
+        /// each kind the squares next to a corner ([`C_X`]) last, without a move
         /// list, which costs less than sorting where few moves are left.
         $(#[$attr])*
         pub(super) fn solve_parity(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, n: u32, parity: u8) -> i32 {
@@ -353,7 +357,7 @@ macro_rules! solver {
             let mut best = -65;
             // Parity: the empty squares of regions with an odd count first.
             let odd = PARITY_SQUARES[parity as usize];
-            for set in [empty & odd, empty & !odd] {
+            for set in [empty & odd & !C_X, empty & odd & C_X, empty & !odd & !C_X, empty & !odd & C_X] {
                 let mut e = set;
                 while e != 0 {
                     let sq = e.trailing_zeros() as u8;
@@ -399,7 +403,7 @@ macro_rules! solver {
         pub(super) fn solve_three(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
             let mut best = -65;
             let odd = PARITY_SQUARES[parity as usize];
-            for set in [empty & odd, empty & !odd] {
+            for set in [empty & odd & !C_X, empty & odd & C_X, empty & !odd & !C_X, empty & !odd & C_X] {
                 let mut e = set;
                 while e != 0 {
                     let sq = e.trailing_zeros() as u8;
