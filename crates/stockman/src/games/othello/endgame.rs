@@ -286,7 +286,13 @@ macro_rules! solver {
         /// score at `alpha`.
         $(#[$attr])*
         pub(super) fn solve_sorted(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, empties: u32) -> i32 {
-            let mut set = move_set(p, o);
+            solve_moves(p, o, move_set(p, o), alpha, beta, passed, empties)
+        }
+
+        /// [`solve_sorted`] given the legal moves `set`: a parent computes
+        /// them anyway to sort its moves (its child's replies), and passes them on.
+        $(#[$attr])*
+        fn solve_moves(p: u64, o: u64, mut set: u64, alpha: i32, beta: i32, passed: bool, empties: u32) -> i32 {
             if set == 0 {
                 return if passed {
                     final_score(p, o)
@@ -302,9 +308,11 @@ macro_rules! solver {
                     return hi;
                 }
             }
-            let odd = odd_quadrants(!(p | o));
-            // (key, square, flips), insertion-sorted on the key; equal keys keep square order.
-            let mut list = [(0u32, 0u8, 0u64); 32];
+            let parity = parity_of(!(p | o));
+            let odd = PARITY_SQUARES[parity as usize];
+            // (key, square, flips, replies), insertion-sorted on the key; equal
+            // keys keep square order.
+            let mut list = [(0u32, 0u8, 0u64, 0u64); 32];
             let mut n = 0;
             while set != 0 {
                 let sq = set.trailing_zeros() as u8;
@@ -321,12 +329,19 @@ macro_rules! solver {
                     list[i] = list[i - 1];
                     i -= 1;
                 }
-                list[i] = (key, sq, f);
+                list[i] = (key, sq, f, replies);
                 n += 1;
             }
             let mut best = -65;
-            for &(_, sq, f) in &list[..n] {
-                let v = -solve_n(o ^ f, p | f | (1 << sq), -beta, -alpha.max(best), false, empties - 1);
+            for &(_, sq, f, replies) in &list[..n] {
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let a = -beta;
+                let b = -alpha.max(best);
+                let v = if empties - 1 > PARITY_EMPTIES {
+                    -solve_moves(cp, co, replies, a, b, false, empties - 1)
+                } else {
+                    -solve_parity(cp, co, a, b, false, empties - 1, parity ^ QUADRANT_BIT[sq as usize])
+                };
                 if v > best {
                     best = v;
                     if v >= beta {
