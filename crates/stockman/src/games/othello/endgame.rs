@@ -260,6 +260,59 @@ fn parity_of(empty: u64) -> u8 {
     parity
 }
 
+/// The move loop of the parity layer, shared by its three functions: the
+/// empty squares of odd quadrants first, within each kind the C- and
+/// X-squares last, each legal move searched by `$child` (given the child's
+/// discs, its empty squares and parity, and its window); a cut-off returns
+/// from the enclosing function, else the loop evaluates to the best score,
+/// -65 when no move was legal.
+macro_rules! parity_moves {
+    ($p:expr, $o:expr, $empty:expr, $alpha:expr, $beta:expr, $parity:expr,
+     |$np:ident, $no:ident, $rest:ident, $child_parity:ident, $a:ident, $b:ident| $child:expr) => {{
+        let (p, o, empty, alpha, beta, parity): (u64, u64, u64, i32, i32, u8) =
+            ($p, $o, $empty, $alpha, $beta, $parity);
+        let mut best = -65;
+        let odd = PARITY_SQUARES[parity as usize];
+        for set in [
+            empty & odd & !C_X,
+            empty & odd & C_X,
+            empty & !odd & !C_X,
+            empty & !odd & C_X,
+        ] {
+            let mut e = set;
+            while e != 0 {
+                let sq = e.trailing_zeros() as u8;
+                e &= e - 1;
+                // No opponent disc next to the square: nothing to flip.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(sq, p, o);
+                if f == 0 {
+                    continue;
+                }
+                let ($np, $no, $rest, $child_parity, $a, $b) = (
+                    o ^ f,
+                    p | f | (1 << sq),
+                    empty ^ (1 << sq),
+                    parity ^ QUADRANT_BIT[sq as usize],
+                    -beta,
+                    -alpha.max(best),
+                );
+                let v = -$child;
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        // A cut-off: the enclosing function returns.
+                        return v;
+                    }
+                }
+            }
+        }
+        best
+    }};
+}
+
 /// The game's solver of the last empty squares, defined once and compiled
 /// three times: for any processor, with the `popcnt` instruction, and with
 /// AVX2 flips and move generation; [`solve`] picks the best one the
@@ -369,38 +422,16 @@ macro_rules! solver {
             if n == 3 {
                 return solve_three(p, o, empty, alpha, beta, passed, parity);
             }
-            let mut best = -65;
-            // Parity: the empty squares of regions with an odd count first.
-            let odd = PARITY_SQUARES[parity as usize];
-            for set in [empty & odd & !C_X, empty & odd & C_X, empty & !odd & !C_X, empty & !odd & C_X] {
-                let mut e = set;
-                while e != 0 {
-                    let sq = e.trailing_zeros() as u8;
-                    e &= e - 1;
-                    // No opponent disc next to the square: nothing to flip.
-                    if NEIGHBOURS[sq as usize] & o == 0 {
-                        continue;
-                    }
-                    let f = flips(sq, p, o);
-                    if f == 0 {
-                        continue;
-                    }
-                    let (np, no) = (o ^ f, p | f | (1 << sq));
-                    let child_parity = parity ^ QUADRANT_BIT[sq as usize];
-                    // Three squares left: straight to their solver.
-                    let v = if n == 4 {
-                        -solve_three(np, no, empty ^ (1 << sq), -beta, -alpha.max(best), false, child_parity)
-                    } else {
-                        -solve_parity(np, no, -beta, -alpha.max(best), false, n - 1, child_parity)
-                    };
-                    if v > best {
-                        best = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
-                }
+            if n == 4 {
+                return solve_four(p, o, empty, alpha, beta, passed, parity);
             }
+            // Parity: the empty squares of regions with an odd count first.
+            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, child_parity, a, b| if n == 5 {
+                // Four squares left: straight to their solver.
+                solve_four(np, no, rest, a, b, false, child_parity)
+            } else {
+                solve_parity(np, no, a, b, false, n - 1, child_parity)
+            });
             if best > -65 {
                 best
             } else if passed {
@@ -410,35 +441,31 @@ macro_rules! solver {
             }
         }
 
+        /// [`solve_parity`] with four empty squares, each move leading straight
+        /// to [`solve_three`], as that one's to [`solve_two`].
+        $(#[$attr])*
+        pub(super) fn solve_four(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
+            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, child_parity, a, b| {
+                solve_three(np, no, rest, a, b, false, child_parity)
+            });
+            if best > -65 {
+                best
+            } else if passed {
+                final_score(p, o)
+            } else {
+                -solve_four(o, p, empty, -beta, -alpha, true, parity)
+            }
+        }
+
         /// [`solve_parity`] with three empty squares (`empty`), in parity
         /// order, each move leading straight to [`solve_two`]: a function of
         /// its own, not a level of the recursion, which saves the general
         /// layer's entry and exit on the most numerous of its positions.
         $(#[$attr])*
         pub(super) fn solve_three(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
-            let mut best = -65;
-            let odd = PARITY_SQUARES[parity as usize];
-            for set in [empty & odd & !C_X, empty & odd & C_X, empty & !odd & !C_X, empty & !odd & C_X] {
-                let mut e = set;
-                while e != 0 {
-                    let sq = e.trailing_zeros() as u8;
-                    e &= e - 1;
-                    if NEIGHBOURS[sq as usize] & o == 0 {
-                        continue;
-                    }
-                    let f = flips(sq, p, o);
-                    if f == 0 {
-                        continue;
-                    }
-                    let v = -solve_two(o ^ f, p | f | (1 << sq), empty ^ (1 << sq), -beta, -alpha.max(best), false);
-                    if v > best {
-                        best = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
-                }
-            }
+            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, _child_parity, a, b| {
+                solve_two(np, no, rest, a, b, false)
+            });
             if best > -65 {
                 best
             } else if passed {
