@@ -77,8 +77,8 @@
 //!   listed in search order. By default ([`MoveOrder::BestReply`]), above
 //!   [`BEST_REPLY_EMPTIES`] empty squares the moves after which the
 //!   opponent's best heuristic reply is worst come first (in exact scoring,
-//!   each reply left to the opponent counting against a move as well; up
-//!   to [`ONE_PLY_EMPTIES`], the heuristic of the position reached instead
+//!   each reply left to the opponent counting against a move as well, and
+//!   up to [`ONE_PLY_EMPTIES`] the heuristic of the position reached instead
 //!   of the best reply); below, *fastest
 //!   first*: the moves leaving the opponent the fewest replies (a corner
 //!   counting double) and the least potential mobility; ties go to moves
@@ -147,11 +147,13 @@ pub const SOLVE_EMPTIES: u32 = 8;
 /// Above this many empty squares, [`MoveOrder::BestReply`] orders moves by
 /// a one-reply search of the heuristic; fastest first below.
 pub const BEST_REPLY_EMPTIES: u32 = 12;
-/// Up to this many empty squares (and above [`BEST_REPLY_EMPTIES`]),
-/// [`MoveOrder::BestReply`] scores a move by the heuristic of the position
-/// it leads to (one ply) instead of the opponent's best reply to it (two):
-/// nearly the same order for a tenth of the work where the tree is widest
-/// (FFO #45-#49: 0.7% more positions, 1.8% less time).
+/// In exact scoring, up to this many empty squares (and above
+/// [`BEST_REPLY_EMPTIES`]), [`MoveOrder::BestReply`] scores a move by the
+/// heuristic of the position it leads to (one ply) instead of the
+/// opponent's best reply to it (two): nearly the same order for a tenth of
+/// the work where the tree is widest (FFO #45-#49: 0.7% more positions,
+/// 1.8% less time). Heuristic searches keep the best reply (their
+/// committed experiment grids were run with it).
 pub const ONE_PLY_EMPTIES: u32 = 13;
 /// In exact scoring, [`MoveOrder::BestReply`] adds this many heuristic
 /// units to a move's key per reply it leaves the opponent.
@@ -176,7 +178,7 @@ pub enum MoveOrder {
     /// Above [`BEST_REPLY_EMPTIES`] empty squares, the moves after which the
     /// opponent's best reply scores worst by the heuristic (a one-reply
     /// search; in exact scoring, plus [`MOBILITY_WEIGHT`] per reply left
-    /// to the opponent; up to [`ONE_PLY_EMPTIES`], the heuristic of the
+    /// to the opponent, and up to [`ONE_PLY_EMPTIES`] the heuristic of the
     /// position the move reaches instead); fastest first below.
     #[default]
     BestReply,
@@ -322,7 +324,7 @@ impl Othello {
                         black_to_move: !pos.black_to_move,
                     };
                     // Lower is better for the mover; the rest breaks ties.
-                    let v = if n_empty <= ONE_PLY_EMPTIES {
+                    let v = if n_empty <= ONE_PLY_EMPTIES && self.scoring == Scoring::Exact {
                         child.heuristic(replies, k.move_set(np, no))
                     } else {
                         child.best_reply(k)
