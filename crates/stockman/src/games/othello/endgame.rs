@@ -1,7 +1,10 @@
 //! The endgame: stable discs, final scores, and the exact solver of the
 //! last empty squares.
 
-use super::board::{flips, move_set, weighted_mobility, COLUMN_A, EDGES, NEIGHBOURS, QUADRANTS, RAYS};
+use super::board::{
+    flips, move_set, weighted_mobility, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, RAYS, ROW_1,
+    ROW_8,
+};
 
 /// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
 const fn off_board(dr: i32, dc: i32, k: i32) -> u64 {
@@ -49,123 +52,29 @@ const OFF_V: [u64; 6] = line_offs(1, 0);
 const OFF_D9: [u64; 6] = line_offs(1, 1);
 const OFF_D7: [u64; 6] = line_offs(1, -1);
 
-/// One move on a line of 8 squares (bit `k` for position `k`): `p`
-/// places a disc on the empty position `x` and flips the runs of `o`'s
-/// discs it brackets along the line; returns `(p, o)` after it.
-const fn line_move(p: u8, o: u8, x: u32) -> (u8, u8) {
-    let (mut p, mut o) = (p | 1 << x, o);
-    // Towards higher positions, then lower ones.
-    let mut k = x + 1;
-    while k < 8 && o >> k & 1 == 1 {
-        k += 1;
-    }
-    if k < 8 && p >> k & 1 == 1 {
-        let run = ((1u16 << k) - (1u16 << (x + 1))) as u8;
-        p |= run;
-        o &= !run;
-    }
-    let mut k = x as i32 - 1;
-    while k >= 0 && o >> k & 1 == 1 {
-        k -= 1;
-    }
-    if k >= 0 && p >> k & 1 == 1 {
-        let run = ((1u16 << x) - (1u16 << (k + 1))) as u8;
-        p |= run;
-        o &= !run;
-    }
-    (p, o)
-}
-
-/// `EDGE_STABLE[256 × p + o]`: the discs of `p` on a board edge (8 bits,
-/// `o` the opponent's, disjoint) that no sequence of discs placed on the
-/// edge's empty squares, by either player, can flip. An edge disc can be
-/// flipped only along its edge (across the board it is the end of every
-/// other line), and any empty edge square may become a legal move through
-/// another line, so this is the edge's whole truth, as Edax's table is.
-/// Filled by increasing number of empty squares: a line's stable discs
-/// are its discs that stay `p`'s and stable after every possible move.
-pub(super) static EDGE_STABLE: [u8; 65536] = {
-    let mut t = [0u8; 65536];
-    let mut empties = 0;
-    while empties <= 8 {
-        let mut p = 0usize;
-        while p < 256 {
-            let mut o = 0usize;
-            while o < 256 {
-                let e = !(p | o) as u8;
-                if p & o == 0 && e.count_ones() == empties {
-                    let mut stable = p as u8;
-                    let mut x = 0;
-                    while x < 8 && stable != 0 {
-                        if e >> x & 1 == 1 {
-                            let (np, no) = line_move(p as u8, o as u8, x);
-                            stable &= t[256 * np as usize + no as usize];
-                            let (mo, mp) = line_move(o as u8, p as u8, x);
-                            stable &= t[256 * mp as usize + mo as usize];
-                        }
-                        x += 1;
-                    }
-                    t[256 * p + o] = stable;
-                }
-                o += 1;
-            }
-            p += 1;
-        }
-        empties += 1;
-    }
-    t
-};
-
-/// A column's 8 squares gathered into a byte (bit `k` for row `k`), by a
-/// multiplication that lines them up in the top byte without carries.
-#[inline(always)]
-fn column_byte(x: u64, column: u32) -> usize {
-    (((x >> column) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
-}
-
-/// A byte's bits spread down column A (bit `k` to row `k`).
-#[inline(always)]
-fn byte_column(b: u8) -> u64 {
-    // Bits 0-6: bit k lands on 8k (and elsewhere, off the mask) without
-    // carries into the mask; bit 7 would collide with bit 0, so it is moved apart.
-    (u64::from(b & 0x7F).wrapping_mul(0x0002_0408_1020_4081) & 0x0101_0101_0101_0101) | (u64::from(b >> 7) << 56)
-}
-
-/// The stable discs of `me` on the four edges, from [`EDGE_STABLE`].
-#[inline(always)]
-fn edge_stable(me: u64, them: u64) -> u64 {
-    let row = |shift: u32| {
-        u64::from(EDGE_STABLE[256 * ((me >> shift) & 0xFF) as usize + ((them >> shift) & 0xFF) as usize]) << shift
-    };
-    let column = |c: u32| byte_column(EDGE_STABLE[256 * column_byte(me, c) + column_byte(them, c)]) << c;
-    row(0) | row(56) | column(0) | column(7)
-}
-
 /// The discs of `me` that can never be flipped, given the occupied squares `occ`.
 ///
-/// Edge discs come from [`EDGE_STABLE`] (an edge's exact stability); any
-/// other disc is stable if, in each of the four line directions, its line
-/// is full or it touches a stable disc of its own colour: flipping it along
-/// a line would flip that neighbour too. The fixed point of that rule is
-/// computed from the edges inwards. (It finds most stable discs, not all;
-/// every disc it finds is stable, which is what a bound needs.)
+/// A disc is stable if, in each of the four line directions, its line is
+/// full or it touches the board's edge or a stable disc of its own colour:
+/// flipping it along a line would flip that neighbour too. The fixed point
+/// of that rule is computed from the corners inwards. (It finds most stable
+/// discs, not all; every disc it finds is stable, which is what a bound needs.)
 pub(super) fn stable_discs(me: u64, occ: u64) -> u64 {
     if me & EDGES == 0 {
         // The fixed point grows from the edge: with no disc there it is empty.
         return 0;
     }
-    let mut stable = edge_stable(me, occ & !me);
     let full_h = full_line(occ, 1, &OFF_H);
     let full_v = full_line(occ, 8, &OFF_V);
     let full_d9 = full_line(occ, 9, &OFF_D9);
     let full_d7 = full_line(occ, 7, &OFF_D7);
-    let inner = me & !EDGES;
+    let mut stable = 0u64;
     loop {
-        let h = full_h | (stable << 1) | (stable >> 1);
-        let v = full_v | (stable << 8) | (stable >> 8);
-        let d1 = full_d9 | (stable << 9) | (stable >> 9);
-        let d2 = full_d7 | (stable << 7) | (stable >> 7);
-        let next = stable | (inner & h & v & d1 & d2);
+        let h = full_h | COLUMN_A | COLUMN_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = full_v | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
+        let d1 = full_d9 | EDGES | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let d2 = full_d7 | EDGES | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        let next = stable | (me & h & v & d1 & d2);
         if next == stable {
             return stable;
         }

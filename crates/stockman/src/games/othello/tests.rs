@@ -1,6 +1,6 @@
 use super::board::flips;
 use super::endgame::{
-    last_flip_count, last_square, last_square_within, solve, solve_popcnt, solve_portable, solve_small, EDGE_STABLE,
+    last_flip_count, last_square, last_square_within, solve, solve_popcnt, solve_portable, solve_small,
 };
 use super::*;
 use crate::algorithms::{alphabeta, minimax};
@@ -139,69 +139,6 @@ fn stable_discs_are_never_flipped() {
     assert_eq!(b.stable().0, 0b11);
     let b = Board::from_discs(1 | 1 << 2, 1 << 9, true).unwrap();
     assert_eq!(b.stable().0, 1);
-}
-
-/// The edge table against a search of every position reachable on the
-/// line: a disc is stable if it is the player's in all of them.
-#[test]
-fn the_edge_table_is_the_lines_exact_stability() {
-    // A disc placed on `x` by `a`, flipping `b`'s runs that `a` brackets.
-    fn place(a: u8, b: u8, x: i32) -> (u8, u8) {
-        let (mut a, mut b) = (a | 1 << x, b);
-        for step in [1i32, -1] {
-            let mut k = x + step;
-            let mut run = 0u8;
-            while (0..8).contains(&k) && b >> k & 1 == 1 {
-                run |= 1 << k;
-                k += step;
-            }
-            if (0..8).contains(&k) && a >> k & 1 == 1 {
-                a |= run;
-                b &= !run;
-            }
-        }
-        (a, b)
-    }
-    let mut seen = vec![false; 65536];
-    let mut checked = 0;
-    for p in 0..256usize {
-        for o in 0..256usize {
-            if p & o != 0 {
-                continue;
-            }
-            seen.iter_mut().for_each(|s| *s = false);
-            let mut stack = vec![(p as u8, o as u8)];
-            seen[256 * p + o] = true;
-            let mut stable = p as u8;
-            while let Some((a, b)) = stack.pop() {
-                stable &= a;
-                for x in 0..8 {
-                    if (a | b) >> x & 1 == 0 {
-                        let (na, nb) = place(a, b, x);
-                        let (mb, ma) = place(b, a, x);
-                        for (c, d) in [(na, nb), (ma, mb)] {
-                            if !seen[256 * c as usize + d as usize] {
-                                seen[256 * c as usize + d as usize] = true;
-                                stack.push((c, d));
-                            }
-                        }
-                    }
-                }
-            }
-            assert_eq!(EDGE_STABLE[256 * p + o], stable, "p {p:08b} o {o:08b}");
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 6561);
-    // On the board: row 1 reads `- O X X X X O -`. The four X discs touch
-    // no corner and no full line, yet no move on the edge can outflank
-    // them (X taking a1 or h1 only makes the run longer): the table finds
-    // them, the contact rule alone would not.
-    let b = Board::from_discs(0b0011_1100, 0b0100_0010, true).unwrap();
-    assert_eq!(b.stable(), (0b0011_1100, 0));
-    // With a1 the opponent's and d1 empty, X on b1-c1 can be outflanked.
-    let b = Board::from_discs(0b0000_0110, 0b0000_0001, true).unwrap();
-    assert_eq!(b.stable(), (0, 1));
 }
 
 /// Whether the processor runs the AVX2 code (the tests of it say so when not).
