@@ -173,11 +173,13 @@ fn parity_of(empty: u64) -> u8 {
 /// empty squares of odd quadrants first, within each kind the C- and
 /// X-squares last, each legal move searched by `$child` (given the child's
 /// discs, its empty squares and parity, and its window); a cut-off returns
-/// from the enclosing function, else the loop evaluates to the best score,
-/// -65 when no move was legal.
+/// from the enclosing function, else it evaluates to the best score, or,
+/// with no legal move, to the final score if the opponent just passed
+/// (`$passed`) and else to the opponent's score after a pass (`$pass`).
 macro_rules! parity_moves {
-    ($p:expr, $o:expr, $empty:expr, $alpha:expr, $beta:expr, $parity:expr,
-     |$np:ident, $no:ident, $rest:ident, $child_parity:ident, $a:ident, $b:ident| $child:expr) => {{
+    ($p:expr, $o:expr, $empty:expr, $alpha:expr, $beta:expr, $parity:expr, $passed:expr,
+     |$np:ident, $no:ident, $rest:ident, $child_parity:ident, $a:ident, $b:ident| $child:expr,
+     pass: $pass:expr) => {{
         let (p, o, empty, alpha, beta, parity): (u64, u64, u64, i32, i32, u8) =
             ($p, $o, $empty, $alpha, $beta, $parity);
         let mut best = -65;
@@ -218,7 +220,14 @@ macro_rules! parity_moves {
                 }
             }
         }
-        best
+        if best > -65 {
+            best
+        } else if $passed {
+            // Neither side can move: the game is over.
+            final_score(p, o)
+        } else {
+            -$pass
+        }
     }};
 }
 
@@ -335,35 +344,21 @@ macro_rules! solver {
                 return solve_four(p, o, empty, alpha, beta, passed, parity);
             }
             // Parity: the empty squares of regions with an odd count first.
-            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, child_parity, a, b| if n == 5 {
+            parity_moves!(p, o, empty, alpha, beta, parity, passed, |np, no, rest, child_parity, a, b| if n == 5 {
                 // Four squares left: straight to their solver.
                 solve_four(np, no, rest, a, b, false, child_parity)
             } else {
                 solve_parity(np, no, a, b, false, n - 1, child_parity)
-            });
-            if best > -65 {
-                best
-            } else if passed {
-                final_score(p, o)
-            } else {
-                -solve_parity(o, p, -beta, -alpha, true, n, parity)
-            }
+            }, pass: solve_parity(o, p, -beta, -alpha, true, n, parity))
         }
 
         /// [`solve_parity`] with four empty squares, each move leading straight
         /// to [`solve_three`], as that one's to [`solve_two`].
         $(#[$attr])*
         pub(super) fn solve_four(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
-            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, child_parity, a, b| {
+            parity_moves!(p, o, empty, alpha, beta, parity, passed, |np, no, rest, child_parity, a, b| {
                 solve_three(np, no, rest, a, b, false, child_parity)
-            });
-            if best > -65 {
-                best
-            } else if passed {
-                final_score(p, o)
-            } else {
-                -solve_four(o, p, empty, -beta, -alpha, true, parity)
-            }
+            }, pass: solve_four(o, p, empty, -beta, -alpha, true, parity))
         }
 
         /// [`solve_parity`] with three empty squares (`empty`), in parity
@@ -372,16 +367,9 @@ macro_rules! solver {
         /// layer's entry and exit on the most numerous of its positions.
         $(#[$attr])*
         pub(super) fn solve_three(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
-            let best = parity_moves!(p, o, empty, alpha, beta, parity, |np, no, rest, _child_parity, a, b| {
+            parity_moves!(p, o, empty, alpha, beta, parity, passed, |np, no, rest, _child_parity, a, b| {
                 solve_two(np, no, rest, a, b, false)
-            });
-            if best > -65 {
-                best
-            } else if passed {
-                final_score(p, o)
-            } else {
-                -solve_three(o, p, empty, -beta, -alpha, true, parity)
-            }
+            }, pass: solve_three(o, p, empty, -beta, -alpha, true, parity))
         }
 
         /// [`solve_parity`] with two empty squares (`empty`): each move leads to a
@@ -549,22 +537,8 @@ pub(super) fn last_flip_count(sq: u8, p: u64) -> u32 {
 /// takes its caller's processor features.
 #[inline(always)]
 pub(super) fn last_square(p: u64, o: u64, empty: u64) -> i32 {
-    if empty == 0 {
-        return final_score(p, o);
-    }
-    let sq = empty.trailing_zeros() as u8;
-    let mine = p.count_ones() as i32;
-    let n = last_flip_count(sq, p) as i32;
-    if n != 0 {
-        // The board is full: the score is the disc difference.
-        return 2 * (mine + n + 1) - 64;
-    }
-    let n = last_flip_count(sq, o) as i32;
-    if n != 0 {
-        return 64 - 2 * (63 - mine + n + 1);
-    }
-    // Nobody can move (rare): the empty square goes to the winner.
-    final_score(p, o)
+    // Below -64 no score is cut: the opponent's flips are always counted.
+    last_square_within(p, o, empty, -65)
 }
 
 /// [`last_square`], fail-soft below `alpha`: when the player cannot take
@@ -580,9 +554,10 @@ pub(super) fn last_square_within(p: u64, o: u64, empty: u64, alpha: i32) -> i32 
     let mine = p.count_ones() as i32;
     let n = last_flip_count(sq, p) as i32;
     if n != 0 {
+        // The board is full: the score is the disc difference.
         return 2 * (mine + n + 1) - 64;
     }
-    // Nobody moves: the square goes to the one with more of the 63 discs.
+    // Nobody moves (rare): the square goes to the one with more of the 63 discs.
     let nobody = if mine >= 32 { 2 * mine - 62 } else { 2 * mine - 64 };
     if nobody <= alpha {
         return nobody;
