@@ -93,6 +93,9 @@ pub struct Enhancements {
     /// No enhanced transposition cutoffs.
     #[arg(long, overrides_with = "etc")]
     pub no_etc: bool,
+    /// Enhanced transposition cutoffs only at nodes with at least this much left below them: their remaining depth, or to the end of the game its moves left (Othello: empty squares; 12 pays on the FFO endgames) [default: 0, everywhere]
+    #[arg(long, value_name = "DEPTH")]
+    pub etc_min_depth: Option<u32>,
     /// Aspiration window half-width for alpha-beta and NegaScout under
     /// iterative deepening, in the game's value units [default with --iterative: 10].
     #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(i32).range(1..=1_000_000_000), overrides_with = "no_aspiration")]
@@ -128,6 +131,7 @@ impl Enhancements {
             history: flag(self.history, self.no_history),
             killers: flag(self.killers, self.no_killers),
             etc: flag(self.etc, self.no_etc),
+            etc_min_depth: self.etc_min_depth,
             aspiration: match (self.aspiration, self.no_aspiration) {
                 (_, true) => Some(None),
                 (Some(w), false) => Some(Some(w)),
@@ -147,6 +151,7 @@ impl Enhancements {
         opts.history = e.history.unwrap_or(false);
         opts.killers = e.killers.unwrap_or(false);
         opts.etc = e.etc.unwrap_or(engine);
+        opts.etc_min_depth = e.etc_min_depth.unwrap_or(0);
         opts.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
         opts.aspiration_research = e.aspiration_research.unwrap_or_default();
         opts.bns_window = e.bns_window.unwrap_or(opts.aspiration);

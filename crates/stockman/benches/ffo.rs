@@ -16,8 +16,9 @@
 //! Settings (environment): `FFO_FIRST`, `FFO_LAST` (suite numbers, default
 //! 40 and 49), `FFO_ALGOS` (default `mtdf`), `FFO_ORDER` (`best-reply`, the
 //! default, `fastest-first` or `squares`: the game's move order),
-//! `FFO_TT_MB` (default 256), `FFO_ETC=1` (enhanced transposition
-//! cutoffs), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
+//! `FFO_TT_MB` (default 256), `FFO_ETC` (enhanced transposition cutoffs at
+//! nodes with at least this many empty squares, default 12, the fastest
+//! measured; `0` everywhere, `off` none), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
 //! the true value, which measures what a perfect guess would save),
 //! `FFO_MAX_NODES` (a budget per search, so that slow
 //! algorithms report how far they get instead of running for hours;
@@ -78,11 +79,16 @@ fn main() {
     let max_nodes: Option<u64> = std::env::var("FFO_MAX_NODES")
         .ok()
         .map(|v| v.parse().expect("FFO_MAX_NODES"));
+    let etc: Option<u32> = match env("FFO_ETC", "12".to_string()).as_str() {
+        "off" => None,
+        n => Some(n.parse().expect("FFO_ETC: a number of empty squares, or off")),
+    };
     let opts = SearchOptions {
         table: TableSize::Megabytes(mb),
         table_move_first: true,
         max_nodes,
-        etc: std::env::var_os("FFO_ETC").is_some(),
+        etc: etc.is_some(),
+        etc_min_depth: etc.unwrap_or(0),
         ..SearchOptions::default()
     };
     // `FFO_GUESS=suite`: MTD(f) starts from the true value (`None` here: how
@@ -95,10 +101,14 @@ fn main() {
     let mut table = AnyTable::new(opts.table);
     table.touch();
     let set = parse_positions(SUITE).expect("the suite parses");
-    println!("FFO #{first}-#{last}, move order {order:?}, {mb} MiB table, CPU time");
+    let cutoffs = match etc {
+        Some(n) => format!("ETC from {n} empty squares"),
+        None => "no ETC".to_string(),
+    };
+    println!("FFO #{first}-#{last}, move order {order:?}, {mb} MiB table, {cutoffs}, CPU time");
     println!(
-        "{:>4} {:>7} {:<10} {:>6} {:>6} {:>5} {:>14} {:>10} {:>12}",
-        "#", "empties", "algorithm", "value", "suite", "best", "positions", "time", "positions/s"
+        "{:>4} {:>7} {:<10} {:>6} {:>6} {:>5} {:>14} {:>10} {:>12} {:>6}",
+        "#", "empties", "algorithm", "value", "suite", "best", "positions", "time", "positions/s", "passes"
     );
     let mut totals = vec![(0u64, Duration::ZERO, 0usize); algos.len()];
     for line in set.iter().filter(|l| (first..=last).contains(&(39 + l.line))) {
@@ -156,7 +166,7 @@ fn main() {
             totals[k].0 += stats.nodes;
             totals[k].1 += time;
             println!(
-                "{:>4} {:>7} {:<10} {:>6} {:>6} {:>5} {:>14} {:>9.2}s {:>12.0}",
+                "{:>4} {:>7} {:<10} {:>6} {:>6} {:>5} {:>14} {:>9.2}s {:>12.0} {:>6}",
                 number,
                 game.board().empties(),
                 algo.name(),
@@ -165,7 +175,8 @@ fn main() {
                 best,
                 stats.nodes,
                 time.as_secs_f64(),
-                stats.nodes as f64 / time.as_secs_f64().max(1e-9)
+                stats.nodes as f64 / time.as_secs_f64().max(1e-9),
+                stats.passes
             );
         }
     }

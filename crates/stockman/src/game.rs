@@ -97,6 +97,19 @@ pub trait Game {
         None
     }
 
+    /// Roughly how many moves are left to play from `pos` to the end of the
+    /// game (Othello: its empty squares), or `None` (the default).
+    ///
+    /// A search to terminal positions has no remaining depth to tell a
+    /// large subtree from a small one; it takes this instead where it
+    /// spends work only on large subtrees
+    /// ([`SearchOptions::etc_min_depth`](crate::SearchOptions::etc_min_depth)).
+    /// Only a hint: it never decides a value or a cut-off, so a wrong one
+    /// costs time, not correctness.
+    fn moves_left_hint(&self, _pos: &Self::Position) -> Option<u32> {
+        None
+    }
+
     /// Bounds the game can prove on the value of `pos` without searching
     /// it, as `(lower, upper)`; by default nothing is known. Depth-first
     /// searches cut a node off when its bounds lie outside their window
@@ -185,6 +198,10 @@ impl<G: Game + ?Sized> Game for &G {
         (**self).child_hash(pos, mv)
     }
     #[inline]
+    fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
+        (**self).moves_left_hint(pos)
+    }
+    #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
         (**self).bounds(pos)
     }
@@ -252,6 +269,10 @@ impl<G: Game> Game for CostlyEval<G> {
     #[inline]
     fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
         self.game.child_hash(pos, mv)
+    }
+    #[inline]
+    fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
+        self.game.moves_left_hint(pos)
     }
     #[inline]
     fn bounds(&self, pos: &Self::Position) -> (Value, Value) {

@@ -18,6 +18,8 @@ fn combinations(depth: u32) -> Vec<SearchOptions> {
             history: bits & 2 != 0,
             killers: bits & 4 != 0,
             etc: bits & 8 != 0,
+            // Half of them look for cut-offs only halfway down.
+            etc_min_depth: if bits & 1 != 0 { depth / 2 } else { 0 },
             aspiration: (bits & 16 != 0).then_some(30),
             ..SearchOptions::default()
         });
@@ -332,4 +334,46 @@ fn the_anytime_answer_is_the_completed_depth() {
             "{algo} depth {d}"
         );
     }
+}
+
+/// A gate on enhanced transposition cutoffs deeper than the search turns
+/// them off (every count as without them); in a search to the end of the
+/// game, the game's moves left decide (tic-tac-toe gives none: no gate).
+#[test]
+fn etc_gate_above_the_depth_turns_it_off() {
+    let game = ConnectFour::new();
+    let opts = |etc: bool, min: u32| SearchOptions {
+        depth: Some(8),
+        table: TableSize::Megabytes(2),
+        table_move_first: true,
+        etc,
+        etc_min_depth: min,
+        ..SearchOptions::default()
+    };
+    for algo in [Algorithm::AlphaBeta, Algorithm::NegaScout, Algorithm::Mtdf] {
+        let plain = algo.search(&game, &opts(false, 0)).unwrap();
+        let shut = algo.search(&game, &opts(true, 9)).unwrap();
+        let half = algo.search(&game, &opts(true, 4)).unwrap();
+        let all = algo.search(&game, &opts(true, 0)).unwrap();
+        assert_eq!(shut.stats.counts(), plain.stats.counts(), "{algo}");
+        assert_eq!(half.value, plain.value, "{algo}");
+        assert_ne!(
+            all.stats.counts(),
+            plain.stats.counts(),
+            "{algo}: ETC looks children up"
+        );
+        // The gate of 4 skips the look-ups at the four plies above the horizon.
+        assert!(half.stats.tt_probes < all.stats.tt_probes, "{algo}");
+    }
+    let ttt = TicTacToe::new();
+    let to_end = |min: u32| SearchOptions {
+        table: TableSize::Megabytes(2),
+        etc: true,
+        etc_min_depth: min,
+        ..SearchOptions::default()
+    };
+    let a = Algorithm::Mtdf.search(&ttt, &to_end(0)).unwrap();
+    let b = Algorithm::Mtdf.search(&ttt, &to_end(50)).unwrap();
+    assert_eq!(a.stats.counts(), b.stats.counts(), "no hint, no gate");
+    assert_eq!(a.value, Some(0));
 }

@@ -176,3 +176,36 @@ fn mt_sss_equals_sss_on_the_othello_tree() {
         }
     }
 }
+
+/// Enhanced transposition cutoffs gated by what is left below a node
+/// (`etc_min_depth`, Othello's hint being its empty squares): a gate above
+/// the root's empty squares turns them off entirely (every count as
+/// without them); a gate of 12, as the `ffo` bench uses, keeps the value
+/// and the best move and visits fewer positions than no cut-offs at all,
+/// but more than cut-offs everywhere (pinned: a change in either is a
+/// change in what the search does).
+#[test]
+fn etc_only_where_enough_is_left() {
+    let (n, g, expected, line) = suite().remove(0);
+    let run = |etc: bool, min: u32| {
+        let o = SearchOptions {
+            etc,
+            etc_min_depth: min,
+            ..table(16)
+        };
+        let out = Algorithm::Mtdf.search(&g, &o).unwrap();
+        assert_eq!(out.value, Some(expected), "#{n} etc {etc} from {min}");
+        let best = g.move_text(out.best_move.unwrap());
+        assert_eq!(line.score_of(&best), Some(expected), "#{n}: {best}");
+        out.stats.counts()
+    };
+    let plain = run(false, 0);
+    assert_eq!(run(true, 21), plain, "a gate above the root's 20 empty squares");
+    let everywhere = run(true, 0);
+    let gated = run(true, 12);
+    assert_eq!(
+        [plain.nodes, gated.nodes, everywhere.nodes],
+        [359_995, 345_204, 336_902],
+        "positions: no ETC, ETC from 12 empty squares, everywhere"
+    );
+}

@@ -101,6 +101,9 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     history: bool,
     killers: bool,
     etc: bool,
+    etc_min_depth: u32,
+    /// The children's keys while enhanced transposition cutoffs look them up.
+    etc_keys: Vec<u64>,
     /// Reusable move orders, one per ply (used only when a heuristic reorders).
     orders: Vec<Vec<u32>>,
     /// Whether the table shares work among threads (ABDADA): then a node
@@ -139,6 +142,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             history: opts.history,
             killers: opts.killers,
             etc: opts.etc && T::ENABLED,
+            etc_min_depth: opts.etc_min_depth,
+            etc_keys: Vec::new(),
             orders: Vec::new(),
             abdada: T::ENABLED && table.shares_work(),
             deferred: false,
@@ -238,7 +243,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// Enhanced transposition cutoff: a child whose stored bound (at the
     /// children's draft) already refutes the window settles `pos` without
     /// searching (its moves are `cx.stack[start..]`). Returns the bound and
-    /// the child's index.
+    /// the child's index. Only where at least
+    /// [`SearchOptions::etc_min_depth`] is left below `pos`; the children's
+    /// keys are all computed, and their entries asked for, before the first
+    /// is probed, so that the probes wait on memory once, not once a child.
     #[inline]
     pub fn etc_cut(
         &mut self,
@@ -256,11 +264,23 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if draft == 0 && !self.table_at_horizon {
             return None;
         }
-        for (i, &mv) in self.cx.stack[start..].iter().enumerate() {
+        if self.etc_min_depth > 0 {
+            let hint = self.cx.game.moves_left_hint(pos).unwrap_or(u32::MAX);
+            let left = self.cx.draft(ply).min(hint);
+            if left < self.etc_min_depth {
+                return None;
+            }
+        }
+        self.etc_keys.clear();
+        for &mv in &self.cx.stack[start..] {
             let k = match self.cx.game.child_hash(pos, mv) {
                 Some(k) => k,
                 None => self.cx.game.hash(&self.cx.game.play(pos, mv))?,
             };
+            self.table.prefetch(k);
+            self.etc_keys.push(k);
+        }
+        for (i, &k) in self.etc_keys.iter().enumerate() {
             self.cx.stats.tt_probes += 1;
             let Some(e) = self.table.probe(k) else { continue };
             self.cx.stats.tt_hits += 1;

@@ -647,6 +647,12 @@ impl Game for ConnectFour {
         Some(self.shared_key(pos.child_key(mv)))
     }
 
+    /// The empty cells.
+    #[inline]
+    fn moves_left_hint(&self, pos: &Board) -> Option<u32> {
+        Some(42 - u32::from(pos.moves))
+    }
+
     /// The column, and whose stone it is.
     #[inline]
     fn move_key(&self, pos: &Board, mv: u8) -> Option<u32> {

@@ -189,6 +189,9 @@ pub struct Enhancements {
     pub killers: Option<bool>,
     /// Enhanced transposition cutoffs.
     pub etc: Option<bool>,
+    /// Enhanced transposition cutoffs only with this much left below a node
+    /// ([`SearchOptions::etc_min_depth`]; default 0, everywhere).
+    pub etc_min_depth: Option<u32>,
     /// Aspiration half-width (`Some(None)`: full windows).
     pub aspiration: Option<Option<Value>>,
     /// How a failed aspiration window is searched again (default: on the
@@ -301,6 +304,7 @@ impl Settings {
             history: e.history.unwrap_or(false),
             killers: e.killers.unwrap_or(false),
             etc: e.etc.unwrap_or(engine),
+            etc_min_depth: e.etc_min_depth.unwrap_or(0),
             aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
             aspiration_research: e.aspiration_research.unwrap_or_default(),
             bns_window: e

@@ -437,6 +437,12 @@ impl Game for Othello {
         Some(pos.key())
     }
 
+    /// The empty squares (passes aside, one move fills one).
+    #[inline]
+    fn moves_left_hint(&self, pos: &Board) -> Option<u32> {
+        Some(pos.empties())
+    }
+
     /// The square, and whose disc it is.
     #[inline]
     fn move_key(&self, pos: &Board, mv: u8) -> Option<u32> {
