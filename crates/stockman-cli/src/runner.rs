@@ -96,6 +96,12 @@ pub struct Enhancements {
     /// Enhanced transposition cutoffs only at nodes with at least this much left below them: their remaining depth, or to the end of the game its moves left (Othello: empty squares; 12 pays on the FFO endgames) [default: 0, everywhere]
     #[arg(long, value_name = "DEPTH")]
     pub etc_min_depth: Option<u32>,
+    /// Before a search to the end of the game, solve the game narrowed to its first WIDTH moves (in the game's order) into the same table, so that the search finds a best move stored at most nodes (Othello: 4 with --presearch-min-depth 12 on the FFO endgames)
+    #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub presearch: Option<u32>,
+    /// Narrow only positions with at least this many moves left (their remaining depth, or the game's moves left: Othello's empty squares) [default: 0, everywhere]
+    #[arg(long, value_name = "DEPTH", requires = "presearch")]
+    pub presearch_min_depth: Option<u32>,
     /// Aspiration window half-width for alpha-beta and NegaScout under
     /// iterative deepening, in the game's value units [default with --iterative: 10].
     #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(i32).range(1..=1_000_000_000), overrides_with = "no_aspiration")]
@@ -132,6 +138,10 @@ impl Enhancements {
             killers: flag(self.killers, self.no_killers),
             etc: flag(self.etc, self.no_etc),
             etc_min_depth: self.etc_min_depth,
+            presearch: self.presearch.map(|w| stockman::Presearch {
+                width: w as usize,
+                min_left: self.presearch_min_depth.unwrap_or(0),
+            }),
             aspiration: match (self.aspiration, self.no_aspiration) {
                 (_, true) => Some(None),
                 (Some(w), false) => Some(Some(w)),
@@ -152,6 +162,7 @@ impl Enhancements {
         opts.killers = e.killers.unwrap_or(false);
         opts.etc = e.etc.unwrap_or(engine);
         opts.etc_min_depth = e.etc_min_depth.unwrap_or(0);
+        opts.presearch = e.presearch;
         opts.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
         opts.aspiration_research = e.aspiration_research.unwrap_or_default();
         opts.bns_window = e.bns_window.unwrap_or(opts.aspiration);

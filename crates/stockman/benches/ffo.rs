@@ -18,7 +18,9 @@
 //! default, `fastest-first` or `squares`: the game's move order),
 //! `FFO_TT_MB` (default 256), `FFO_ETC` (enhanced transposition cutoffs at
 //! nodes with at least this many empty squares, default 12, the fastest
-//! measured; `0` everywhere, `off` none), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
+//! measured; `0` everywhere, `off` none), `FFO_PRESEARCH` (`W/E`: a
+//! presearch of the game narrowed to its first `W` moves from `E` empty
+//! squares, default `4/12`, the fastest measured; `off` none), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
 //! the true value, which measures what a perfect guess would save),
 //! `FFO_MAX_NODES` (a budget per search, so that slow
 //! algorithms report how far they get instead of running for hours;
@@ -31,7 +33,7 @@
 use std::time::Duration;
 use stockman::games::othello::{MoveOrder, Othello};
 use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, AnyTable, NoObserver, Playable, SearchError, SearchOptions, Table, TableSize};
+use stockman::{Algorithm, AnyTable, NoObserver, Playable, Presearch, SearchError, SearchOptions, Table, TableSize};
 
 const SUITE: &str = include_str!("../tests/data/othello/fforum-40-59.obf");
 
@@ -83,7 +85,18 @@ fn main() {
         "off" => None,
         n => Some(n.parse().expect("FFO_ETC: a number of empty squares, or off")),
     };
+    let presearch: Option<Presearch> = match env("FFO_PRESEARCH", "4/12".to_string()).as_str() {
+        "off" => None,
+        v => {
+            let (w, e) = v.split_once('/').expect("FFO_PRESEARCH: W/E or off");
+            Some(Presearch {
+                width: w.parse().expect("FFO_PRESEARCH width"),
+                min_left: e.parse().expect("FFO_PRESEARCH empty squares"),
+            })
+        }
+    };
     let opts = SearchOptions {
+        presearch,
         table: TableSize::Megabytes(mb),
         table_move_first: true,
         max_nodes,
@@ -105,7 +118,11 @@ fn main() {
         Some(n) => format!("ETC from {n} empty squares"),
         None => "no ETC".to_string(),
     };
-    println!("FFO #{first}-#{last}, move order {order:?}, {mb} MiB table, {cutoffs}, CPU time");
+    let pre = match presearch {
+        Some(p) => format!("presearch {} moves from {} empty squares", p.width, p.min_left),
+        None => "no presearch".to_string(),
+    };
+    println!("FFO #{first}-#{last}, move order {order:?}, {mb} MiB table, {cutoffs}, {pre}, CPU time");
     println!(
         "{:>4} {:>7} {:<10} {:>6} {:>6} {:>5} {:>14} {:>10} {:>12} {:>6}",
         "#", "empties", "algorithm", "value", "suite", "best", "positions", "time", "positions/s", "passes"

@@ -294,6 +294,96 @@ impl<G: Game> Game for CostlyEval<G> {
     }
 }
 
+/// A game narrowed to its first `width` moves, in the game's own order, at
+/// every position with at least `min_left` moves left
+/// ([`Game::moves_left_hint`]; a game without the hint is narrowed
+/// everywhere): the tree a [presearch](crate::Presearch) solves to leave its
+/// best moves in the table for the full search.
+///
+/// Its values are those of a smaller game, estimates of the real one's: the
+/// wrapped game's bounds are passed on as they are (proved for the full
+/// game, they need not hold here), so nothing but its moves should be
+/// trusted.
+///
+/// # Example
+///
+/// ```
+/// use stockman::{Game, Narrowed, TicTacToe};
+///
+/// let narrow = Narrowed { game: TicTacToe::new(), width: 2, min_left: 0 };
+/// let mut moves = Vec::new();
+/// narrow.moves(&narrow.root(), &mut moves);
+/// assert_eq!(moves.len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Narrowed<G> {
+    /// The wrapped game.
+    pub game: G,
+    /// How many of a position's moves are kept (the first ones).
+    pub width: usize,
+    /// Positions with fewer moves left than this keep all their moves.
+    pub min_left: u32,
+}
+
+impl<G: Game> Game for Narrowed<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    #[inline]
+    fn root(&self) -> Self::Position {
+        self.game.root()
+    }
+    #[inline]
+    fn role(&self, pos: &Self::Position) -> Role {
+        self.game.role(pos)
+    }
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        let start = out.len();
+        self.game.moves(pos, out);
+        if out.len() - start > self.width && self.game.moves_left_hint(pos).unwrap_or(u32::MAX) >= self.min_left {
+            out.truncate(start + self.width);
+        }
+    }
+    #[inline]
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        self.game.play(pos, mv)
+    }
+    #[inline]
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        self.game.evaluate(pos)
+    }
+    #[inline]
+    fn hash(&self, pos: &Self::Position) -> Option<u64> {
+        self.game.hash(pos)
+    }
+    #[inline]
+    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+        self.game.child_hash(pos, mv)
+    }
+    #[inline]
+    fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
+        self.game.moves_left_hint(pos)
+    }
+    #[inline]
+    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
+        self.game.bounds(pos)
+    }
+    #[inline]
+    fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
+        self.game.bounds_within(pos, alpha, beta)
+    }
+    #[inline]
+    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
+        self.game.move_key(pos, mv)
+    }
+    fn value_range(&self) -> (Value, Value) {
+        self.game.value_range()
+    }
+    fn name(&self) -> &str {
+        self.game.name()
+    }
+}
+
 /// A game's *tree*: the game with its transpositions unfolded, so that a
 /// transposition table sees every node of the tree as its own position.
 ///

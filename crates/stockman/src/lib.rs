@@ -49,7 +49,7 @@ pub mod value;
 pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
 pub use clock::{Budget, Clock};
 pub use engine::{Engine, Limits, DEFAULT_SHARED_TABLE_MB};
-pub use game::{CostlyEval, Game, PathPosition, Unfolded};
+pub use game::{CostlyEval, Game, Narrowed, PathPosition, Unfolded};
 pub use games::{Checkers, ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
 pub use minimal::{minimal_tree, MinimalTree};
 pub use observe::{
@@ -57,7 +57,7 @@ pub use observe::{
     WindowRecorder,
 };
 pub use ordering::Heuristics;
-pub use search::{Limit, Outcome, Partial, Research, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use search::{Limit, Outcome, Partial, Presearch, Research, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
 pub use shared_table::{SharedHandle, SharedTable};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{

@@ -65,6 +65,14 @@ pub struct SearchOptions {
     /// MTD(f): everywhere, 6% more time than without; from 11 empty squares
     /// up, 10% less). 0 (the default): everywhere.
     pub etc_min_depth: u32,
+    /// A presearch before a search to the end of the game
+    /// ([`Presearch`]): the same algorithm first solves the game
+    /// [`Narrowed`](crate::Narrowed) to its first few moves, into the same
+    /// table, so that the full search finds a best move stored at most of
+    /// its nodes. Ignored by depth-limited searches (iterative deepening
+    /// already leaves such moves) and by searches without a table. `None`
+    /// (the default): none. Its work is counted in the search's statistics.
+    pub presearch: Option<Presearch>,
     /// Aspiration windows for alpha-beta and NegaScout under iterative
     /// deepening: each iteration after the first searches
     /// `(previous - w, previous + w)` first, and again, as
@@ -126,6 +134,33 @@ pub struct SearchOptions {
     pub parallel: crate::algorithms::Parallel,
 }
 
+/// What [`SearchOptions::presearch`] solves first: the game narrowed to
+/// its first `width` moves at positions with at least `min_left` moves left
+/// ([`Narrowed`](crate::Narrowed)).
+///
+/// Dedicated Othello solvers do the same with selective searches before
+/// the exact one: a narrow tree is cheap to solve and its best moves are
+/// usually the full tree's. On FFO #40-#49 with MTD(f), width 4 from 12
+/// empty squares visits 11% fewer positions on every board, the presearch
+/// included. Its values never reach the full search: the presearch stores
+/// its entries at other drafts (a depth-limited search of
+/// [`Presearch::DEPTH`] plies), which a search to the end uses for their
+/// moves only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Presearch {
+    /// Moves kept at a narrowed position (the game's first ones).
+    pub width: usize,
+    /// Positions with fewer moves left than this keep all their moves.
+    pub min_left: u32,
+}
+
+impl Presearch {
+    /// The presearch's depth limit: more plies than any game here lasts,
+    /// and drafts (this minus the ply) that a search to the end, whose
+    /// draft is `u32::MAX`, never uses as bounds.
+    pub const DEPTH: u32 = 1000;
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -141,6 +176,7 @@ impl Default for SearchOptions {
             killers: false,
             etc: false,
             etc_min_depth: 0,
+            presearch: None,
             aspiration: None,
             aspiration_research: Research::OneSided,
             bns_window: None,

@@ -5,7 +5,9 @@
 
 use proptest::prelude::*;
 use stockman::algorithms::iterative;
-use stockman::{Algorithm, ConnectFour, Engine, Game, Limits, Playable, Research, SearchOptions, TableSize, TicTacToe};
+use stockman::{
+    Algorithm, ConnectFour, Engine, Game, Limits, Playable, Presearch, Research, SearchOptions, TableSize, TicTacToe,
+};
 
 /// Every combination of the enhancements, as options at `depth`.
 fn combinations(depth: u32) -> Vec<SearchOptions> {
@@ -376,4 +378,90 @@ fn etc_gate_above_the_depth_turns_it_off() {
     let b = Algorithm::Mtdf.search(&ttt, &to_end(50)).unwrap();
     assert_eq!(a.stats.counts(), b.stats.counts(), "no hint, no gate");
     assert_eq!(a.value, Some(0));
+}
+
+/// The table-using depth-first algorithms, searched to the end of the game
+/// with and without a presearch of the narrowed game: the same value (BNS:
+/// a bound that holds it), for every width and gate; depth-limited
+/// searches ignore the presearch (every count as without it).
+fn check_presearch<G: Game>(game: &G) {
+    let plain = SearchOptions {
+        table: TableSize::Megabytes(2),
+        table_move_first: true,
+        ..SearchOptions::default()
+    };
+    let want = Algorithm::AlphaBeta.search(game, &plain).unwrap().value.unwrap();
+    for width in [1, 2, 3] {
+        for min_left in [0, 4] {
+            let o = SearchOptions {
+                presearch: Some(Presearch { width, min_left }),
+                ..plain.clone()
+            };
+            for algo in DEPTH_FIRST {
+                let out = algo.search(game, &o).unwrap();
+                if algo == Algorithm::Bns {
+                    let (lo, hi) = out.bound.unwrap();
+                    assert!(lo <= want && want < hi, "{algo} presearch {width}/{min_left}");
+                } else {
+                    assert_eq!(out.value, Some(want), "{algo} presearch {width}/{min_left}");
+                }
+            }
+        }
+    }
+    let fixed = SearchOptions {
+        depth: Some(3),
+        ..plain.clone()
+    };
+    let narrowed = SearchOptions {
+        presearch: Some(Presearch { width: 1, min_left: 0 }),
+        ..fixed.clone()
+    };
+    for algo in DEPTH_FIRST {
+        let a = algo.search(game, &fixed).unwrap();
+        let b = algo.search(game, &narrowed).unwrap();
+        assert_eq!(
+            a.stats.counts(),
+            b.stats.counts(),
+            "{algo}: no presearch at a fixed depth"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, rng_seed: proptest::test_runner::RngSeed::Fixed(31), ..ProptestConfig::default() })]
+
+    /// Connect Four positions 24-30 stones in, solved to the end.
+    #[test]
+    fn a_presearch_never_changes_a_connect_four_value(moves in proptest::collection::vec(0u8..7, 24..31)) {
+        let mut game = ConnectFour::new();
+        for m in moves {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_moves();
+            let m = if legal.contains(&m) { m } else { legal[0] };
+            game = game.after(m);
+        }
+        if game.result().is_none() {
+            check_presearch(&game);
+        }
+    }
+
+    /// Tic-tac-toe positions, solved to the end (no moves-left hint: the
+    /// narrowed game keeps `width` moves everywhere).
+    #[test]
+    fn a_presearch_never_changes_a_tictactoe_value(moves in proptest::collection::vec(0u8..9, 0..4)) {
+        let mut game = TicTacToe::new();
+        for m in moves {
+            if game.result().is_some() {
+                break;
+            }
+            if game.legal_moves().contains(&m) {
+                game = game.after(m);
+            }
+        }
+        if game.result().is_none() {
+            check_presearch(&game);
+        }
+    }
 }

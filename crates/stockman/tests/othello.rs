@@ -8,7 +8,7 @@
 
 use stockman::games::othello::{MoveOrder, Othello};
 use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, Game, LeafRecorder, Playable, SearchOptions, TableSize, Unfolded, Value};
+use stockman::{Algorithm, Game, LeafRecorder, Playable, Presearch, SearchOptions, TableSize, Unfolded, Value};
 
 const FFO: &str = include_str!("data/othello/fforum-40-59.obf");
 
@@ -207,5 +207,33 @@ fn etc_only_where_enough_is_left() {
         [plain.nodes, gated.nodes, everywhere.nodes],
         [359_995, 345_204, 336_902],
         "positions: no ETC, ETC from 12 empty squares, everywhere"
+    );
+}
+
+/// A presearch of the game narrowed to its first 4 moves from 12 empty
+/// squares (the `ffo` bench's default): the same value and a listed best
+/// move, fewer positions in all (the presearch's counted in), pinned.
+#[test]
+fn a_presearch_leaves_its_moves_for_the_full_search() {
+    let (n, g, expected, line) = suite().remove(0);
+    let run = |presearch: Option<Presearch>| {
+        let o = SearchOptions {
+            etc: true,
+            etc_min_depth: 12,
+            presearch,
+            ..table(16)
+        };
+        let out = Algorithm::Mtdf.search(&g, &o).unwrap();
+        assert_eq!(out.value, Some(expected), "#{n} {presearch:?}");
+        let best = g.move_text(out.best_move.unwrap());
+        assert_eq!(line.score_of(&best), Some(expected), "#{n}: {best}");
+        out.stats.nodes
+    };
+    let without = run(None);
+    let with = run(Some(Presearch { width: 4, min_left: 12 }));
+    assert_eq!(
+        [without, with],
+        [345_204, 295_252],
+        "positions without and with the presearch"
     );
 }

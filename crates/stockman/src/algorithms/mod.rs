@@ -44,7 +44,7 @@ use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
-use crate::table::Table;
+use crate::table::{AnyTable, Table};
 use crate::value::{Value, INF};
 
 /// Every search of the crate, by name: the registry the CLI and the
@@ -230,6 +230,25 @@ impl Algorithm {
                 ),
             });
         }
+        if opts.presearch.is_some() && opts.depth.is_none() && game.hash(&game.root()).is_some() {
+            // A presearch leaves its moves in the table the search then uses.
+            let tabled = self.needs_table()
+                || (matches!(self, Algorithm::AlphaBeta | Algorithm::NegaScout)
+                    && matches!(opts.table, crate::TableSize::Megabytes(_)));
+            if tabled {
+                return self.search_in(game, opts, obs, AnyTable::try_new(opts.table)?);
+            }
+        }
+        self.observed_plain(game, opts, obs)
+    }
+
+    /// [`Algorithm::search_observed`] without a presearch.
+    fn observed_plain<G: Game, O: Observer>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+    ) -> Result<Outcome<G::Move>, SearchError> {
         match self {
             Algorithm::Minimax => minimax::search_observed(game, opts, obs),
             Algorithm::AlphaBeta => alphabeta::search_observed(game, opts, obs),
@@ -287,6 +306,24 @@ impl Algorithm {
         heur: &mut Heuristics,
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
+        if let Some(p) = opts.presearch {
+            if opts.depth.is_none() && T::ENABLED && !self.is_best_first() {
+                return self.presearched(game, opts, obs, table, heur, window, p);
+            }
+        }
+        self.dispatch(game, opts, obs, table, heur, window)
+    }
+
+    /// [`Algorithm::search_window`] without a presearch.
+    fn dispatch<G: Game, O: Observer, T: Table>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+        table: T,
+        heur: &mut Heuristics,
+        window: (Value, Value),
+    ) -> Result<Outcome<G::Move>, SearchError> {
         match self {
             Algorithm::AlphaBeta => alphabeta::search_kept(game, opts, obs, table, heur, window),
             Algorithm::NegaScout => negascout::search_kept(game, opts, obs, table, heur, window),
@@ -298,8 +335,37 @@ impl Algorithm {
                 bns::GuessKind::Rutko => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
                 bns::GuessKind::Bisect => bns::search_kept(game, opts, &mut bns::Bisect, obs, table, heur),
             },
-            _ => self.search_observed(game, opts, obs),
+            _ => self.observed_plain(game, opts, obs),
         }
+    }
+
+    /// [`SearchOptions::presearch`]: the narrowed game first, into the same
+    /// table (its counts added to the search's), then the game itself.
+    #[allow(clippy::too_many_arguments)]
+    fn presearched<G: Game, O: Observer, T: Table>(
+        self,
+        game: &G,
+        opts: &SearchOptions,
+        obs: &mut O,
+        mut table: T,
+        heur: &mut Heuristics,
+        window: (Value, Value),
+        p: crate::Presearch,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        let narrow = crate::Narrowed {
+            game,
+            width: p.width,
+            min_left: p.min_left,
+        };
+        let first = SearchOptions {
+            depth: Some(crate::Presearch::DEPTH),
+            presearch: None,
+            ..opts.clone()
+        };
+        let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)?;
+        let mut out = self.dispatch(game, opts, obs, table, heur, window)?;
+        out.stats += pre.stats;
+        Ok(out)
     }
 
     /// Whether the algorithm keeps an OPEN list (or OPEN arrays).

@@ -192,6 +192,9 @@ pub struct Enhancements {
     /// Enhanced transposition cutoffs only with this much left below a node
     /// ([`SearchOptions::etc_min_depth`]; default 0, everywhere).
     pub etc_min_depth: Option<u32>,
+    /// A presearch of the narrowed game before a search to the end
+    /// ([`SearchOptions::presearch`]; default none).
+    pub presearch: Option<crate::Presearch>,
     /// Aspiration half-width (`Some(None)`: full windows).
     pub aspiration: Option<Option<Value>>,
     /// How a failed aspiration window is searched again (default: on the
@@ -305,6 +308,7 @@ impl Settings {
             killers: e.killers.unwrap_or(false),
             etc: e.etc.unwrap_or(engine),
             etc_min_depth: e.etc_min_depth.unwrap_or(0),
+            presearch: e.presearch,
             aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
             aspiration_research: e.aspiration_research.unwrap_or_default(),
             bns_window: e
