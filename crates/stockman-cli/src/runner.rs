@@ -96,7 +96,7 @@ pub struct Enhancements {
     /// Enhanced transposition cutoffs only at nodes with at least this much left below them: their remaining depth, or to the end of the game its moves left (Othello: empty squares; 12 pays on the FFO endgames) [default: 0, everywhere]
     #[arg(long, value_name = "DEPTH")]
     pub etc_min_depth: Option<u32>,
-    /// Before a search to the end of the game, solve the game narrowed to its first WIDTH moves (in the game's order) into the same table, so that the search finds a best move stored at most nodes (Othello: 4 with --presearch-min-depth 12 on the FFO endgames)
+    /// Before a search to the end of the game, solve the game narrowed to its first WIDTH moves (in the game's order) into the same table, so that the search finds a best move stored at most nodes (on the FFO endgames it pays on some boards and costs on others)
     #[arg(long, value_name = "WIDTH", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub presearch: Option<u32>,
     /// Narrow only positions with at least this many moves left (their remaining depth, or the game's moves left: Othello's empty squares) [default: 0, everywhere]

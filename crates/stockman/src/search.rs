@@ -140,9 +140,11 @@ pub struct SearchOptions {
 ///
 /// Dedicated Othello solvers do the same with selective searches before
 /// the exact one: a narrow tree is cheap to solve and its best moves are
-/// usually the full tree's. On FFO #40-#49 with MTD(f), width 4 from 12
-/// empty squares visits 11% fewer positions on every board, the presearch
-/// included. Its values never reach the full search: the presearch stores
+/// often the full tree's. It pays only where the game's own order is good
+/// enough for the narrow tree to hold the best moves: on FFO #40-#49 with
+/// MTD(f), width 4 from 12 empty squares visits 8.5% fewer positions (the
+/// presearch included), but on #50-#52 11.5% more (docs/guide/performance.md),
+/// so it is off unless asked for. Its values never reach the full search: the presearch stores
 /// its entries at other drafts (a depth-limited search of
 /// [`Presearch::DEPTH`] plies), which a search to the end uses for their
 /// moves only.
