@@ -71,7 +71,8 @@ pub struct SearchOptions {
     /// table, so that the full search finds a best move stored at most of
     /// its nodes. Ignored by depth-limited searches (iterative deepening
     /// already leaves such moves) and by searches without a table. `None`
-    /// (the default): none. Its work is counted in the search's statistics.
+    /// (the default): none. Its work is counted in the search's statistics,
+    /// and the node and time limits hold for both searches together.
     pub presearch: Option<Presearch>,
     /// Aspiration windows for alpha-beta and NegaScout under iterative
     /// deepening: each iteration after the first searches

@@ -237,3 +237,23 @@ fn a_presearch_leaves_its_moves_for_the_full_search() {
         "positions without and with the presearch"
     );
 }
+
+/// A node limit holds for the presearch and the full search together:
+/// stopped in either, the error names the caller's limit and counts both.
+#[test]
+fn a_presearch_shares_the_node_limit() {
+    let (_, g, _, _) = suite().remove(0);
+    for limit in [1_000, 100_000] {
+        let o = SearchOptions {
+            presearch: Some(Presearch { width: 4, min_left: 12 }),
+            max_nodes: Some(limit),
+            ..table(16)
+        };
+        match Algorithm::Mtdf.search(&g, &o) {
+            Err(stockman::SearchError::NodeLimit { limit: l, stats, .. }) => {
+                assert_eq!((l, stats.nodes), (limit, limit), "limit {limit}");
+            }
+            other => panic!("limit {limit}: {other:?}"),
+        }
+    }
+}

@@ -362,8 +362,34 @@ impl Algorithm {
             presearch: None,
             ..opts.clone()
         };
+        let start = std::time::Instant::now();
         let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)?;
-        let mut out = self.dispatch(game, opts, obs, table, heur, window)?;
+        // The limits hold for both searches together.
+        let rest = SearchOptions {
+            max_nodes: opts.max_nodes.map(|n| n.saturating_sub(pre.stats.nodes)),
+            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            ..opts.clone()
+        };
+        let mut out = match self.dispatch(game, &rest, obs, table, heur, window) {
+            Ok(out) => out,
+            Err(mut e) => {
+                // A limit stopped the full search: report the caller's limit
+                // and both searches' work.
+                match &mut e {
+                    SearchError::NodeLimit { limit, stats, .. } => {
+                        *limit = opts.max_nodes.unwrap_or(*limit);
+                        *stats += pre.stats;
+                    }
+                    SearchError::TimeLimit { limit, stats, .. } => {
+                        *limit = opts.time_limit.unwrap_or(*limit);
+                        *stats += pre.stats;
+                    }
+                    SearchError::Stopped { stats, .. } | SearchError::OpenLimit { stats, .. } => *stats += pre.stats,
+                    _ => {}
+                }
+                return Err(e);
+            }
+        };
         out.stats += pre.stats;
         Ok(out)
     }
