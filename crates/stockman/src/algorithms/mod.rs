@@ -307,7 +307,7 @@ impl Algorithm {
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
         if let Some(p) = opts.presearch {
-            if opts.depth.is_none() && T::ENABLED && !self.is_best_first() {
+            if opts.depth.is_none() && T::ENABLED && !self.is_best_first() && self != Algorithm::Minimax {
                 return self.presearched(game, opts, obs, table, heur, window, p);
             }
         }
