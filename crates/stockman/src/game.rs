@@ -221,6 +221,59 @@ impl<G: Game + ?Sized> Game for &G {
     }
 }
 
+/// The [`Game`] methods of a wrapper with a `game` field that passes them
+/// on unchanged: all but [`Game::moves`] and [`Game::evaluate`], which the
+/// wrappers below each write (one of them their own), so that a method
+/// added to the trait is forwarded by every wrapper from one place.
+macro_rules! forward_to_game {
+    () => {
+        type Position = G::Position;
+        type Move = G::Move;
+        #[inline]
+        fn root(&self) -> Self::Position {
+            self.game.root()
+        }
+        #[inline]
+        fn role(&self, pos: &Self::Position) -> Role {
+            self.game.role(pos)
+        }
+        #[inline]
+        fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+            self.game.play(pos, mv)
+        }
+        #[inline]
+        fn hash(&self, pos: &Self::Position) -> Option<u64> {
+            self.game.hash(pos)
+        }
+        #[inline]
+        fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
+            self.game.child_hash(pos, mv)
+        }
+        #[inline]
+        fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
+            self.game.moves_left_hint(pos)
+        }
+        #[inline]
+        fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
+            self.game.bounds(pos)
+        }
+        #[inline]
+        fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
+            self.game.bounds_within(pos, alpha, beta)
+        }
+        #[inline]
+        fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
+            self.game.move_key(pos, mv)
+        }
+        fn value_range(&self) -> (Value, Value) {
+            self.game.value_range()
+        }
+        fn name(&self) -> &str {
+            self.game.name()
+        }
+    };
+}
+
 /// Wraps a game so that every evaluation spends about `nanos` nanoseconds,
 /// modelling the costly evaluation functions of real programs.
 ///
@@ -235,23 +288,10 @@ pub struct CostlyEval<G> {
 }
 
 impl<G: Game> Game for CostlyEval<G> {
-    type Position = G::Position;
-    type Move = G::Move;
-    #[inline]
-    fn root(&self) -> Self::Position {
-        self.game.root()
-    }
-    #[inline]
-    fn role(&self, pos: &Self::Position) -> Role {
-        self.game.role(pos)
-    }
+    forward_to_game!();
     #[inline]
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
         self.game.moves(pos, out)
-    }
-    #[inline]
-    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
-        self.game.play(pos, mv)
     }
     fn evaluate(&self, pos: &Self::Position) -> Value {
         let start = std::time::Instant::now();
@@ -261,36 +301,6 @@ impl<G: Game> Game for CostlyEval<G> {
             std::hint::spin_loop();
         }
         v
-    }
-    #[inline]
-    fn hash(&self, pos: &Self::Position) -> Option<u64> {
-        self.game.hash(pos)
-    }
-    #[inline]
-    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
-        self.game.child_hash(pos, mv)
-    }
-    #[inline]
-    fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
-        self.game.moves_left_hint(pos)
-    }
-    #[inline]
-    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
-        self.game.bounds(pos)
-    }
-    #[inline]
-    fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
-        self.game.bounds_within(pos, alpha, beta)
-    }
-    #[inline]
-    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
-        self.game.move_key(pos, mv)
-    }
-    fn value_range(&self) -> (Value, Value) {
-        self.game.value_range()
-    }
-    fn name(&self) -> &str {
-        self.game.name()
     }
 }
 
@@ -326,16 +336,7 @@ pub struct Narrowed<G> {
 }
 
 impl<G: Game> Game for Narrowed<G> {
-    type Position = G::Position;
-    type Move = G::Move;
-    #[inline]
-    fn root(&self) -> Self::Position {
-        self.game.root()
-    }
-    #[inline]
-    fn role(&self, pos: &Self::Position) -> Role {
-        self.game.role(pos)
-    }
+    forward_to_game!();
     #[inline]
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
         let start = out.len();
@@ -345,42 +346,8 @@ impl<G: Game> Game for Narrowed<G> {
         }
     }
     #[inline]
-    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
-        self.game.play(pos, mv)
-    }
-    #[inline]
     fn evaluate(&self, pos: &Self::Position) -> Value {
         self.game.evaluate(pos)
-    }
-    #[inline]
-    fn hash(&self, pos: &Self::Position) -> Option<u64> {
-        self.game.hash(pos)
-    }
-    #[inline]
-    fn child_hash(&self, pos: &Self::Position, mv: Self::Move) -> Option<u64> {
-        self.game.child_hash(pos, mv)
-    }
-    #[inline]
-    fn moves_left_hint(&self, pos: &Self::Position) -> Option<u32> {
-        self.game.moves_left_hint(pos)
-    }
-    #[inline]
-    fn bounds(&self, pos: &Self::Position) -> (Value, Value) {
-        self.game.bounds(pos)
-    }
-    #[inline]
-    fn bounds_within(&self, pos: &Self::Position, alpha: Value, beta: Value) -> (Value, Value) {
-        self.game.bounds_within(pos, alpha, beta)
-    }
-    #[inline]
-    fn move_key(&self, pos: &Self::Position, mv: Self::Move) -> Option<u32> {
-        self.game.move_key(pos, mv)
-    }
-    fn value_range(&self) -> (Value, Value) {
-        self.game.value_range()
-    }
-    fn name(&self) -> &str {
-        self.game.name()
     }
 }
 

@@ -29,6 +29,23 @@ fn combinations(depth: u32) -> Vec<SearchOptions> {
     out
 }
 
+/// `game` after the legal ones of `moves`, in turn, until the game ends
+/// (an illegal move is skipped).
+fn line<G: Playable>(mut game: G, moves: &[G::Move]) -> G
+where
+    G::Move: Copy + PartialEq,
+{
+    for &m in moves {
+        if game.result().is_some() {
+            break;
+        }
+        if game.legal_moves().contains(&m) {
+            game = game.after(m);
+        }
+    }
+    game
+}
+
 const DEPTH_FIRST: [Algorithm; 7] = [
     Algorithm::AlphaBeta,
     Algorithm::NegaScout,
@@ -73,30 +90,14 @@ proptest! {
     /// Connect Four positions after a few random moves, at depths 1-6.
     #[test]
     fn no_enhancement_changes_a_connect_four_value(moves in proptest::collection::vec(0u8..7, 0..14), depth in 1u32..7) {
-        let mut game = ConnectFour::new().with_heuristic();
-        for m in moves {
-            if game.result().is_some() {
-                break;
-            }
-            if game.legal_moves().contains(&m) {
-                game = game.after(m);
-            }
-        }
+        let game = line(ConnectFour::new().with_heuristic(), &moves);
         check_all(&game, depth);
     }
 
     /// Tic-tac-toe positions, searched to every depth.
     #[test]
     fn no_enhancement_changes_a_tictactoe_value(moves in proptest::collection::vec(0u8..9, 0..5), depth in 1u32..10) {
-        let mut game = TicTacToe::new();
-        for m in moves {
-            if game.result().is_some() {
-                break;
-            }
-            if game.legal_moves().contains(&m) {
-                game = game.after(m);
-            }
-        }
+        let game = line(TicTacToe::new(), &moves);
         check_all(&game, depth);
     }
 }
@@ -134,15 +135,7 @@ proptest! {
 
     #[test]
     fn aspiration_research_and_bns_windows_keep_connect_four_values(moves in proptest::collection::vec(0u8..7, 0..14), depth in 1u32..8) {
-        let mut game = ConnectFour::new().with_heuristic();
-        for m in moves {
-            if game.result().is_some() {
-                break;
-            }
-            if game.legal_moves().contains(&m) {
-                game = game.after(m);
-            }
-        }
+        let game = line(ConnectFour::new().with_heuristic(), &moves);
         check_windows(&game, depth);
     }
 }
@@ -451,15 +444,7 @@ proptest! {
     /// narrowed game keeps `width` moves everywhere).
     #[test]
     fn a_presearch_never_changes_a_tictactoe_value(moves in proptest::collection::vec(0u8..9, 0..4)) {
-        let mut game = TicTacToe::new();
-        for m in moves {
-            if game.result().is_some() {
-                break;
-            }
-            if game.legal_moves().contains(&m) {
-                game = game.after(m);
-            }
-        }
+        let game = line(TicTacToe::new(), &moves);
         if game.result().is_none() {
             check_presearch(&game);
         }
