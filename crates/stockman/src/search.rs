@@ -60,10 +60,11 @@ pub struct SearchOptions {
     /// Enhanced transposition cutoffs only at nodes with at least this much
     /// left below them: the smaller of their draft (unbounded in a search
     /// to terminal positions) and the game's
-    /// [`Game::moves_left_hint`](crate::Game::moves_left_hint). Looking up every child costs as much at a small
-    /// subtree as at a large one and saves far less there (FFO #40-#47 with
-    /// MTD(f): everywhere, 6% more time than without; from 11 empty squares
-    /// up, 10% less). 0 (the default): everywhere.
+    /// [`Game::moves_left_hint`](crate::Game::moves_left_hint). Looking up
+    /// every child costs as much at a small subtree as at a large one and
+    /// saves far less there (FFO #40-#47 with MTD(f): everywhere, 5% more
+    /// time than without; from 12 empty squares up, 11% less). 0 (the
+    /// default): everywhere.
     pub etc_min_depth: u32,
     /// A presearch before a search to the end of the game
     /// ([`Presearch`]): the same algorithm first solves the game
@@ -444,6 +445,19 @@ impl SearchError {
             | SearchError::Stopped { partial, .. } => Some(partial),
             _ => None,
         }
+    }
+
+    /// The same error with nothing proved: for a search of another game
+    /// than the caller's (a [presearch](Presearch)'s narrowed game), whose
+    /// bounds and best move say nothing about the caller's.
+    pub(crate) fn unproven(mut self) -> SearchError {
+        if let SearchError::NodeLimit { partial, .. }
+        | SearchError::TimeLimit { partial, .. }
+        | SearchError::Stopped { partial, .. } = &mut self
+        {
+            *partial = Partial::default();
+        }
+        self
     }
 
     /// Records what the stopped search had proved (a driver's bounds),

@@ -363,7 +363,9 @@ impl Algorithm {
             ..opts.clone()
         };
         let start = std::time::Instant::now();
-        let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)?;
+        let pre = self
+            .dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)
+            .map_err(SearchError::unproven)?;
         // The limits hold for both searches together.
         let rest = SearchOptions {
             max_nodes: opts.max_nodes.map(|n| n.saturating_sub(pre.stats.nodes)),
