@@ -21,8 +21,9 @@
 //! measured; `0` everywhere, `off` none), `FFO_PRESEARCH` (`W/E`: a
 //! presearch of the game narrowed to its first `W` moves from `E` empty
 //! squares; default `off`: `4/12` saves 8.5% of the positions on #40-#49
-//! but costs 11.5% more on #50-#52), `FFO_GUESS` (MTD(f)'s first guess: a number, or `suite` for
-//! the true value, which measures what a perfect guess would save),
+//! but costs 11.5% more on #50-#52), `FFO_GUESS` (MTD(f)'s first guess: a number, `suite` for
+//! the true value, which measures what a perfect guess would save, or
+//! `suite+N` / `suite-N`, that far above or below it),
 //! `FFO_MAX_NODES` (a budget per search, so that slow
 //! algorithms report how far they get instead of running for hours;
 //! SSS\* also stops at its OPEN-list cap, `DEFAULT_MAX_OPEN`, and says `OPEN`).
@@ -107,10 +108,19 @@ fn main() {
     };
     // `FFO_GUESS=suite`: MTD(f) starts from the true value (`None` here: how
     // much a perfect first guess would save); a number: from that value.
-    let guess: Option<stockman::Value> = match std::env::var("FFO_GUESS").as_deref() {
-        Ok("suite") => None,
-        Ok(v) => Some(v.parse().expect("FFO_GUESS")),
-        Err(_) => Some(opts.first_guess),
+    // `suite+N` / `suite-N`: that far from the true value (what a guess
+    // that good would save).
+    let (guess, offset): (Option<stockman::Value>, stockman::Value) = match std::env::var("FFO_GUESS").as_deref() {
+        Ok("suite") => (None, 0),
+        Ok(v) if v.starts_with("suite") => (
+            None,
+            v["suite".len()..]
+                .trim_start_matches('+')
+                .parse()
+                .expect("FFO_GUESS=suite+N"),
+        ),
+        Ok(v) => (Some(v.parse().expect("FFO_GUESS")), 0),
+        Err(_) => (Some(opts.first_guess), 0),
     };
     let mut table = AnyTable::new(opts.table);
     table.touch();
@@ -136,7 +146,7 @@ fn main() {
             .with_order(order);
         let expected = line.expected.expect("FFO lines have scores");
         let opts = SearchOptions {
-            first_guess: guess.unwrap_or(expected),
+            first_guess: guess.unwrap_or(expected + offset),
             ..opts.clone()
         };
         for (k, &algo) in algos.iter().enumerate() {
