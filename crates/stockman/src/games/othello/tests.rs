@@ -291,7 +291,12 @@ fn the_last_square_is_counted_as_the_rules_flip() {
 #[test]
 fn the_game_solver_agrees_with_minimax() {
     let game = Othello::new();
-    for b in random_positions(4, 60, 52) {
+    // Positions of about 8 empty squares, and 20 with as many as the game
+    // solves itself (the sorted layer's top level, against the parity
+    // layer alone and minimax over the level below).
+    let deepest = random_positions(5, 20, (60 - SOLVE_EMPTIES) as usize);
+    assert!(deepest.iter().any(|b| b.empties() == SOLVE_EMPTIES));
+    for b in random_positions(4, 60, 52).into_iter().chain(deepest) {
         let g = Othello::from_board(b);
         let exact = minimax::search(&g, &SearchOptions::default()).unwrap().value.unwrap();
         // solve_small is exact with a full window, fail-soft with any other.
