@@ -447,6 +447,30 @@ impl SearchError {
         }
     }
 
+    /// A limit error of a search that is one part of the caller's (an
+    /// iteration of deepening, the full search after a presearch) as the
+    /// caller sees it: the caller's own limit, and the counters of the
+    /// earlier parts, `before`, added.
+    pub(crate) fn for_caller(self, opts: &SearchOptions, before: Stats) -> SearchError {
+        match self {
+            SearchError::NodeLimit { limit, stats, partial } => SearchError::NodeLimit {
+                limit: opts.max_nodes.unwrap_or(limit),
+                stats: before + stats,
+                partial,
+            },
+            SearchError::TimeLimit { limit, stats, partial } => SearchError::TimeLimit {
+                limit: opts.time_limit.unwrap_or(limit),
+                stats: before + stats,
+                partial,
+            },
+            SearchError::Stopped { stats, partial } => SearchError::Stopped {
+                stats: before + stats,
+                partial,
+            },
+            other => other,
+        }
+    }
+
     /// The same error with nothing proved: for a search of another game
     /// than the caller's (a [presearch](Presearch)'s narrowed game), whose
     /// bounds and best move say nothing about the caller's.

@@ -132,7 +132,7 @@ pub(crate) fn deepen<G: Game, O: Observer>(
             Err(e) => {
                 // A limit names the caller's limit (not what was left of it
                 // for this iteration) and counts every iteration.
-                let e = as_given(e, opts, total);
+                let e = e.for_caller(opts, total);
                 return match (last, e.limit()) {
                     // Anytime: the last completed iteration's answer.
                     (Some(done), Some(limit)) => Ok(Outcome {
@@ -264,7 +264,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
                 // land here: the full window settles it.
                 done = out;
             }
-            Err(e) => return Err(as_given(e, o, done.stats)),
+            Err(e) => return Err(e.for_caller(o, done.stats)),
         }
     }
     let again = left(&done.stats);
@@ -273,29 +273,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
             out.stats += done.stats;
             Ok(out)
         }
-        Err(e) => Err(as_given(e, o, done.stats)),
-    }
-}
-
-/// A limit error of one iteration as the caller sees it: the caller's own
-/// limit, and the counters of every iteration so far.
-fn as_given(e: SearchError, opts: &SearchOptions, before: Stats) -> SearchError {
-    match e {
-        SearchError::NodeLimit { limit, stats, partial } => SearchError::NodeLimit {
-            limit: opts.max_nodes.unwrap_or(limit),
-            stats: before + stats,
-            partial,
-        },
-        SearchError::TimeLimit { limit, stats, partial } => SearchError::TimeLimit {
-            limit: opts.time_limit.unwrap_or(limit),
-            stats: before + stats,
-            partial,
-        },
-        SearchError::Stopped { stats, partial } => SearchError::Stopped {
-            stats: before + stats,
-            partial,
-        },
-        other => other,
+        Err(e) => Err(e.for_caller(o, done.stats)),
     }
 }
 

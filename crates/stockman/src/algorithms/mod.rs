@@ -372,26 +372,12 @@ impl Algorithm {
             time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..opts.clone()
         };
-        let mut out = match self.dispatch(game, &rest, obs, table, heur, window) {
-            Ok(out) => out,
-            Err(mut e) => {
-                // A limit stopped the full search: report the caller's limit
-                // and both searches' work.
-                match &mut e {
-                    SearchError::NodeLimit { limit, stats, .. } => {
-                        *limit = opts.max_nodes.unwrap_or(*limit);
-                        *stats += pre.stats;
-                    }
-                    SearchError::TimeLimit { limit, stats, .. } => {
-                        *limit = opts.time_limit.unwrap_or(*limit);
-                        *stats += pre.stats;
-                    }
-                    SearchError::Stopped { stats, .. } | SearchError::OpenLimit { stats, .. } => *stats += pre.stats,
-                    _ => {}
-                }
-                return Err(e);
-            }
-        };
+        // A limit that stops the full search is reported as the caller's,
+        // with both searches' work (best-first searches, whose OPEN limit
+        // this leaves alone, never presearch).
+        let mut out = self
+            .dispatch(game, &rest, obs, table, heur, window)
+            .map_err(|e| e.for_caller(opts, pre.stats))?;
         out.stats += pre.stats;
         Ok(out)
     }
