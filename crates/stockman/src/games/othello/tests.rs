@@ -141,6 +141,61 @@ fn stable_discs_are_never_flipped() {
     assert_eq!(b.stable().0, 1);
 }
 
+/// The stable-disc rule, plainly: from nothing, square by square, a disc
+/// joins when each of its four lines is full or has, on one side, the
+/// board's edge or a disc already found, until nothing changes.
+fn naive_stable(me: u64, occ: u64) -> u64 {
+    let on = |r: i32, c: i32| (0..8).contains(&r) && (0..8).contains(&c);
+    let bit = |r: i32, c: i32| 1u64 << (8 * r + c);
+    let mut stable = 0u64;
+    loop {
+        let mut next = stable;
+        for sq in 0..64 {
+            let (r, c) = (sq / 8, sq % 8);
+            if me >> sq & 1 == 0 {
+                continue;
+            }
+            let settled = [(0, 1), (1, 0), (1, 1), (1, -1)].iter().all(|&(dr, dc)| {
+                let full = (-7..=7).all(|k| !on(r + k * dr, c + k * dc) || occ & bit(r + k * dr, c + k * dc) != 0);
+                let side = |s: i32| !on(r + s * dr, c + s * dc) || stable & bit(r + s * dr, c + s * dc) != 0;
+                full || side(1) || side(-1)
+            });
+            if settled {
+                next |= 1 << sq;
+            }
+        }
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+#[test]
+fn stable_discs_follow_the_rule() {
+    // Boards from random playouts at every stage, and boards filled at
+    // random (full lines, long edges, odd shapes a game rarely reaches).
+    let mut boards: Vec<(u64, u64)> = random_positions(11, 400, 60)
+        .iter()
+        .map(|b| (b.player, b.opponent))
+        .collect();
+    let mut rng = Rng(5);
+    for _ in 0..2000 {
+        let (a, b) = (rng.next(), rng.next());
+        let full = rng.next() | rng.next();
+        boards.push((a & full, !a & full & (b | rng.next())));
+    }
+    for (p, o) in boards {
+        for (me, you) in [(p, o), (o, p)] {
+            assert_eq!(
+                super::endgame::stable_discs(me, me | you),
+                naive_stable(me, me | you),
+                "{me:#018x} {you:#018x}"
+            );
+        }
+    }
+}
+
 /// Whether the processor runs the AVX2 code (the tests of it say so when not).
 #[cfg(target_arch = "x86_64")]
 fn has_avx2() -> bool {
