@@ -323,10 +323,13 @@ macro_rules! solver {
                 }
             }
             let odd = PARITY_SQUARES[parity as usize];
-            // (key, square, flips, replies), insertion-sorted on the key; equal
-            // keys keep square order. A move fills an empty square, so there
-            // are at most as many moves as the solver has empty squares.
-            let mut list = [(0u32, 0u8, 0u64, 0u64); SOLVE_EMPTIES as usize];
+            // Each move's key (fewest replies first, then odd regions; the
+            // move's index, in square order, in the low bits, so that keys
+            // are distinct and equal ones keep square order), its flips and
+            // its replies. A move fills an empty square, so there are at most
+            // as many moves as the solver has empty squares.
+            const N: usize = SOLVE_EMPTIES as usize;
+            let (mut keys, mut squares, mut flipped, mut answers) = ([u32::MAX; N], [0u8; N], [0u64; N], [0u64; N]);
             let mut n = 0;
             while set != 0 {
                 let sq = set.trailing_zeros() as u8;
@@ -338,16 +341,19 @@ macro_rules! solver {
                 if odd >> sq & 1 == 0 {
                     key += 2;
                 }
-                let mut i = n;
-                while i > 0 && list[i - 1].0 > key {
-                    list[i] = list[i - 1];
-                    i -= 1;
-                }
-                list[i] = (key, sq, f, replies);
+                keys[n] = key << 4 | n as u32;
+                (squares[n], flipped[n], answers[n]) = (sq, f, replies);
                 n += 1;
             }
             let mut best = -65;
-            for &(_, sq, f, replies) in &list[..n] {
+            // The moves by increasing key, each found when it is needed (a
+            // scan for the least key, without branches): most nodes that cut
+            // off do so on their first move and never sort the rest.
+            for _ in 0..n {
+                let least = keys.iter().copied().min().unwrap_or(u32::MAX);
+                let i = (least & 15) as usize;
+                keys[i] = u32::MAX;
+                let (sq, f, replies) = (squares[i], flipped[i], answers[i]);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 let a = -beta;
                 let b = -alpha.max(best);
