@@ -90,7 +90,7 @@ fn cases() -> Vec<Case> {
             Algorithm::Mtdf,
             with_table(None),
             38,
-            355_200,
+            202_251,
         ),
         case(
             "chess start, mtdf, depth 6",
