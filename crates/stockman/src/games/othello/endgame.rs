@@ -323,6 +323,8 @@ macro_rules! solver {
             // its replies. A move fills an empty square, so there are at most
             // as many moves as the solver has empty squares.
             const N: usize = SOLVE_EMPTIES as usize;
+            // The index takes the key's low 4 bits.
+            const _: () = assert!(N <= 16, "a move's index must fit in 4 bits");
             let (mut keys, mut squares, mut flipped, mut answers) = ([u32::MAX; N], [0u8; N], [0u64; N], [0u64; N]);
             let mut n = 0;
             while set != 0 {
