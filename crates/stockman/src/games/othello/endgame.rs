@@ -265,6 +265,20 @@ macro_rules! two_squares {
     }};
 }
 
+/// `solve_three`'s body as an expression: its parity loop, each move
+/// scored by `two_squares!` in place, so that `solve_four` can write it out
+/// inside its own loop instead of calling it. Used inside `solver!` only
+/// (it names that module's `solve_two` and `solve_three`).
+macro_rules! three_squares {
+    ($p:expr, $o:expr, $empty:expr, $alpha:expr, $beta:expr, $passed:expr, $parity:expr) => {{
+        let (p3, o3, empty3, alpha3, beta3, parity3): (u64, u64, u64, i32, i32, u8) =
+            ($p, $o, $empty, $alpha, $beta, $parity);
+        parity_moves!(p3, o3, empty3, alpha3, beta3, parity3, $passed, |np, no, rest, _child_parity, a, b| {
+            two_squares!(np, no, rest, b, -solve_two(no, np, rest, -b, -a, true))
+        }, pass: solve_three(o3, p3, empty3, -beta3, -alpha3, true, parity3))
+    }};
+}
+
 /// The game's solver of the last empty squares, defined once and compiled
 /// three times: for any processor, with the `popcnt` instruction, and with
 /// AVX2 flips and move generation; [`solve`] picks the best one the
@@ -404,9 +418,7 @@ macro_rules! solver {
         $(#[$attr])*
         pub(super) fn solve_four(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
             parity_moves!(p, o, empty, alpha, beta, parity, passed, |np, no, rest, child_parity, a, b| {
-                parity_moves!(np, no, rest, a, b, child_parity, false, |np2, no2, rest2, _parity2, a2, b2| {
-                    two_squares!(np2, no2, rest2, b2, -solve_two(no2, np2, rest2, -b2, -a2, true))
-                }, pass: solve_three(no, np, rest, -b, -a, true, child_parity))
+                three_squares!(np, no, rest, a, b, false, child_parity)
             }, pass: solve_four(o, p, empty, -beta, -alpha, true, parity))
         }
 
@@ -416,9 +428,7 @@ macro_rules! solver {
         /// layer's entry and exit on the most numerous of its positions.
         $(#[$attr])*
         pub(super) fn solve_three(p: u64, o: u64, empty: u64, alpha: i32, beta: i32, passed: bool, parity: u8) -> i32 {
-            parity_moves!(p, o, empty, alpha, beta, parity, passed, |np, no, rest, _child_parity, a, b| {
-                two_squares!(np, no, rest, b, -solve_two(no, np, rest, -b, -a, true))
-            }, pass: solve_three(o, p, empty, -beta, -alpha, true, parity))
+            three_squares!(p, o, empty, alpha, beta, passed, parity)
         }
 
         /// [`solve_parity`] with two empty squares (`empty`): each move leads to a
