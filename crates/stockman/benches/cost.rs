@@ -90,7 +90,7 @@ fn cases() -> Vec<Case> {
             Algorithm::Mtdf,
             with_table(None),
             38,
-            202_251,
+            81_321,
         ),
         case(
             "chess start, mtdf, depth 6",

@@ -143,7 +143,7 @@ pub const PASS: u8 = 64;
 pub const HEURISTIC_SCALE: Value = 1000;
 /// Positions with this many empty squares or fewer are solved by the game
 /// itself ([`Game::bounds_within`] is exact there).
-pub const SOLVE_EMPTIES: u32 = 9;
+pub const SOLVE_EMPTIES: u32 = 10;
 /// Above this many empty squares, [`MoveOrder::BestReply`] orders moves by
 /// a one-reply search of the heuristic; fastest first below.
 pub const BEST_REPLY_EMPTIES: u32 = 12;
