@@ -132,7 +132,7 @@ pub(super) fn solve(p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 
 /// this: below it a cut needs 29 or more stable discs of the opponent,
 /// which almost never happens, so counting them is mostly wasted work
 /// (FFO #41 and #46 about 5% faster with the gate, in interleaved runs).
-pub(super) const STABILITY_ALPHA: i32 = 8;
+const STABILITY_ALPHA: i32 = 8;
 
 /// The stability cut-off of the solver: the opponent keeps its stable
 /// discs, so the score of the player with discs `p` is at most 64 - 2 x
