@@ -308,7 +308,7 @@ impl GameTask for Grid<'_> {
             };
             row.algorithm = if deepen { format!("{name}+id") } else { name };
             let threads = self.g.search_threads;
-            let threaded = threads > 1 && algo.has_parallel_form();
+            let threaded = threads > 1 && algo.runs_parallel(self.g.parallel);
             if threaded {
                 // A row of its own: the one-thread rows keep their name.
                 let how = if parallel_sss::supports(algo) {
@@ -333,7 +333,7 @@ impl GameTask for Grid<'_> {
                                     slot.insert(table)
                                 }
                             };
-                            table.clear();
+                            table.clear()?;
                             Some(&*table)
                         }
                         None => None,

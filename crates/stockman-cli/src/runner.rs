@@ -53,14 +53,15 @@ pub struct SearchArgs {
     pub first_guess: i32,
     /// Threads per search: more than 1 runs the depth-first algorithms on
     /// that many threads through one shared table, as --parallel says, and
-    /// SSS*/Dual* in rounds of that many states (minimax, RecSSS* and
-    /// RecDual* stay on one thread, with a note); 1 keeps the exact
-    /// one-thread counts.
+    /// with `--parallel rounds` SSS*/Dual* in rounds of that many states
+    /// (else they, minimax, RecSSS* and RecDual* stay on one thread, with a
+    /// note); 1 keeps the exact one-thread counts.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// How several threads share a search: `abdada` (threads put off the
-    /// moves another thread is on: they split the work) or `lazy-smp`
-    /// (helpers race the main search through the table).
+    /// moves another thread is on: they split the work), `lazy-smp`
+    /// (helpers race the main search through the table), or `rounds`
+    /// (ABDADA, and SSS*/Dual* in rounds too).
     #[arg(long, value_name = "HOW", default_value_t = Parallel::default())]
     pub parallel: Parallel,
     #[command(flatten)]

@@ -1855,9 +1855,38 @@ fn experiment_search_threads_run_each_search_on_several_threads() {
     let names: Vec<&str> = rows.iter().map(|r| r[col("algorithm")].as_str()).collect();
     assert_eq!(
         &names[..4],
-        ["negascout/lazy-smp-2", "mtdf/lazy-smp-2", "sss/rounds-2", "recsss"],
-        "RecSSS* has no parallel form and keeps its name"
+        ["negascout/lazy-smp-2", "mtdf/lazy-smp-2", "sss", "recsss"],
+        "SSS* runs in rounds only when asked for them, RecSSS* has no parallel form: both keep their names"
     );
+    let out = TempFile::empty_path("c4-grid-rounds");
+    ok(&[
+        "experiment",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--depths",
+        "4",
+        "--algo",
+        "sss,mtdf",
+        "--search-threads",
+        "2",
+        "--parallel",
+        "rounds",
+        "--out",
+        out.arg(),
+    ]);
+    let (h, rounds) = read_rows(out.path().join("results.csv"));
+    let c = |name: &str| h.iter().position(|x| x == name).unwrap();
+    let names: Vec<&str> = rounds.iter().map(|r| r[c("algorithm")].as_str()).collect();
+    assert_eq!(
+        &names[..2],
+        ["sss/rounds-2", "mtdf/rounds-2"],
+        "asked for, SSS* runs in rounds"
+    );
+    for pair in rounds.chunks(2) {
+        assert_eq!(pair[0][c("value")], pair[1][c("value")], "{pair:?}");
+    }
     for chunk in rows.chunks(4) {
         assert!(
             chunk.iter().all(|r| r[col("value")] == chunk[0][col("value")]),

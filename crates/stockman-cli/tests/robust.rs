@@ -335,8 +335,26 @@ fn threads_keep_every_value_and_bad_counts_are_refused() {
     ]);
     assert_contains(
         &run.stderr,
-        &["note: minimax, recsss, recdual have no parallel form here and run on one thread"],
+        &[
+            "note: minimax, recsss, recdual have no parallel form here and run on one thread",
+            "sss, dual run on one thread unless the parallel search is `rounds`",
+        ],
     );
+    // Asked for, SSS* and Dual* run in rounds (the same value), and the
+    // note names only the algorithms without a parallel form.
+    let rounds = ok(&[
+        "solve",
+        "--random",
+        spec,
+        "--algo",
+        "sss,dual,minimax",
+        "--threads",
+        "2",
+        "--parallel",
+        "rounds",
+    ]);
+    assert_contains(&rounds.stderr, &["note: minimax has no parallel form here"]);
+    assert!(!rounds.stderr.contains("sss"), "{}", rounds.stderr);
     let two: Vec<Json> = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(one.len(), two.len());
     for (a, b) in one.iter().zip(&two) {
@@ -387,6 +405,34 @@ fn threads_search_a_chain_almost_a_million_deep() {
     for r in &rows {
         assert_eq!((&r["value"], &r["best_move"]), (&Json::from(1), &Json::from(0)), "{r}");
     }
+}
+
+/// A helper thread that cannot be started (here: its 256 MiB stack does
+/// not fit the address space left) is an error that says so, never a
+/// search on fewer threads than asked; the same limit lets one thread run.
+#[test]
+fn a_thread_that_cannot_start_is_an_error_not_a_quieter_search() {
+    let args = |threads: &'static str| {
+        [
+            "solve",
+            "--random",
+            "width=3,depth=3,seed=1",
+            "--algo",
+            "mtdf",
+            "--tt-mb",
+            "1",
+            "--threads",
+            threads,
+        ]
+    };
+    // About 120 MiB run one thread here; a helper needs 256 MiB more.
+    let kib = 250 * 1024;
+    let one = stockman_within(kib, &args("1"));
+    assert_eq!(one.code, Some(0), "one thread within {kib} KiB: {}", one.stderr);
+    let two = stockman_within(kib, &args("2"));
+    assert_ne!(two.code, Some(0), "{}", two.stdout);
+    let all = format!("{}{}", two.stdout, two.stderr);
+    assert!(all.contains("could not start thread 2 of the 2 asked for"), "{all}");
 }
 
 /// `stockman simulate`: exact, reproducible rows; bad counts and

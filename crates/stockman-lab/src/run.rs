@@ -56,7 +56,10 @@ fn run_job_on(job: &Job, opts: &SearchOptions, table: &mut Option<SharedTable>) 
                     }
                 }
                 let t = table.as_mut().expect("made above");
-                t.clear();
+                if let Err(e) = t.clear() {
+                    r.error = Some(e.to_string());
+                    return r;
+                }
                 Some(&*t)
             } else {
                 None

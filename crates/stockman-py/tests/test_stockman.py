@@ -340,7 +340,7 @@ def test_limits_raise_search_limit_with_the_stats():
 # --- threads ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("parallel", [None, "abdada", "lazy-smp"])
+@pytest.mark.parametrize("parallel", [None, "abdada", "lazy-smp", "rounds"])
 def test_threads_keep_every_value(parallel):
     one = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all")
     with pytest.warns(UserWarning, match="minimax, recsss, recdual have no parallel form"):
@@ -366,7 +366,7 @@ def test_bad_thread_arguments_name_themselves():
             stockman.solve("[1,2]", threads=bad)
     with pytest.raises(TypeError, match="threads must be an int"):
         stockman.solve("[1,2]", threads="2")
-    with pytest.raises(ValueError, match="parallel must be 'abdada' or 'lazy-smp'"):
+    with pytest.raises(ValueError, match="parallel must be 'abdada', 'lazy-smp' or 'rounds'"):
         stockman.solve("[1,2]", threads=2, parallel="ybwc")
     with pytest.raises(ValueError, match="threads must be between"):
         stockman.Engine("mtdf", threads=0)

@@ -58,7 +58,7 @@ pub use observe::{
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, Partial, Presearch, Research, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
-pub use shared_table::{SharedHandle, SharedTable};
+pub use shared_table::{SharedHandle, SharedTable, TableInUse};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{
     principal_variation, AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize,

@@ -413,6 +413,18 @@ pub enum SearchError {
         /// What the game did.
         reason: String,
     },
+    /// A thread of a parallel search could not be started (the system
+    /// refused it: too many threads, or no memory for its stack). The
+    /// search did not run: none runs on fewer threads than asked without
+    /// saying so.
+    Threads {
+        /// The threads asked for, the calling one included.
+        asked: usize,
+        /// The threads running when the next one could not be started.
+        started: usize,
+        /// What the system said.
+        reason: String,
+    },
 }
 
 impl SearchError {
@@ -469,6 +481,21 @@ impl SearchError {
             },
             other => other,
         }
+    }
+
+    /// The same error with `extra` counters added to what it says was done
+    /// (a parallel search's helpers' work, added to the calling thread's).
+    pub(crate) fn with_counters(mut self, extra: Stats) -> SearchError {
+        if let SearchError::NodeLimit { stats, .. }
+        | SearchError::TimeLimit { stats, .. }
+        | SearchError::Stopped { stats, .. }
+        | SearchError::OpenLimit { stats, .. } = &mut self
+        {
+            let time_us = stats.time_us;
+            *stats += extra;
+            stats.time_us = time_us;
+        }
+        self
     }
 
     /// The same error with nothing proved: for a search of another game
@@ -535,6 +562,11 @@ impl std::fmt::Display for SearchError {
             SearchError::Unsupported { reason } => f.write_str(reason),
             SearchError::Table(e) => write!(f, "{e}"),
             SearchError::BadGame { reason } => f.write_str(reason),
+            SearchError::Threads { asked, started, reason } => write!(
+                f,
+                "could not start thread {} of the {asked} asked for: {reason}",
+                started + 1
+            ),
             SearchError::ValueOutOfRange { value } => write!(
                 f,
                 "the game evaluated a position to {value}, outside the value range {}..={}",
@@ -575,10 +607,64 @@ pub(crate) struct Budget {
     progress: Option<Arc<AtomicU64>>,
     /// [`SearchOptions::stop`].
     stop: Option<Arc<AtomicBool>>,
+    /// The node limit of a team of threads, when this search is one of
+    /// them: the positions this one may visit are taken from it in chunks
+    /// (`max_nodes` is then unlimited).
+    pool: Option<Arc<NodePool>>,
+    /// The node count up to which this search has taken positions from `pool`.
+    reserved: u64,
 }
 
 /// How many positions pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
+
+/// The positions a team of threads may still visit together (a node limit
+/// of the whole parallel search): every thread takes them in chunks before
+/// it visits them, so the team's total never passes the limit, and the
+/// chunks shrink as the pool runs dry, so that no thread stops while
+/// another sits on a large unused chunk.
+#[derive(Debug)]
+pub struct NodePool {
+    limit: u64,
+    left: AtomicU64,
+    threads: u64,
+}
+
+impl NodePool {
+    /// A pool of `limit` positions for `threads` threads.
+    pub(crate) fn new(limit: u64, threads: usize) -> NodePool {
+        NodePool {
+            limit,
+            left: AtomicU64::new(limit),
+            threads: threads.max(1) as u64,
+        }
+    }
+
+    /// The team's limit.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Takes up to [`CLOCK_INTERVAL`] positions (fewer as the pool runs
+    /// dry: at most half of what is left per thread, at least one); 0 when
+    /// none is left.
+    fn take(&self) -> u64 {
+        let mut left = self.left.load(Ordering::Relaxed);
+        loop {
+            if left == 0 {
+                return 0;
+            }
+            let chunk = (left / (2 * self.threads)).clamp(1, CLOCK_INTERVAL);
+            match self
+                .left
+                .compare_exchange_weak(left, left - chunk, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return chunk,
+                Err(now) => left = now,
+            }
+        }
+    }
+}
 
 impl Budget {
     pub(crate) fn new(opts: &SearchOptions) -> Budget {
@@ -591,7 +677,18 @@ impl Budget {
             next_check: CLOCK_INTERVAL.min(max_nodes.saturating_add(1)),
             progress: opts.progress.clone(),
             stop: opts.stop.clone(),
+            pool: None,
+            reserved: 0,
         }
+    }
+
+    /// Makes this search one of a team that shares `pool` as its node
+    /// limit (instead of its own `max_nodes`). Call before the first visit.
+    pub(crate) fn share(&mut self, pool: Arc<NodePool>) {
+        self.max_nodes = u64::MAX;
+        self.pool = Some(pool);
+        self.reserved = 0;
+        self.next_check = 1;
     }
 
     /// Counts a visited position; fails once a limit is passed. One
@@ -618,6 +715,22 @@ impl Budget {
                 partial: Partial::default(),
             });
         }
+        if let Some(pool) = &self.pool {
+            if stats.nodes > self.reserved {
+                match pool.take() {
+                    0 => {
+                        stats.nodes -= 1;
+                        stats.time_us = self.elapsed_us();
+                        return Err(SearchError::NodeLimit {
+                            limit: pool.limit(),
+                            stats: *stats,
+                            partial: Partial::default(),
+                        });
+                    }
+                    chunk => self.reserved += chunk,
+                }
+            }
+        }
         if stats.nodes >= self.next_clock_check {
             self.next_clock_check = stats.nodes + CLOCK_INTERVAL;
             if let Some(p) = &self.progress {
@@ -642,6 +755,9 @@ impl Budget {
             }
         }
         self.next_check = self.next_clock_check.min(self.max_nodes.saturating_add(1));
+        if self.pool.is_some() {
+            self.next_check = self.next_check.min(self.reserved + 1);
+        }
         Ok(())
     }
 

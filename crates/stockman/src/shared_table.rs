@@ -46,6 +46,7 @@
 //! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
 //! that one thread's search cannot wipe what the others found.
 
+use crate::search::NodePool;
 use crate::table::{check_megabytes, place_table, table_alignment, Entry, Table, TableError, TableErrorKind, NO_MOVE};
 use crate::value::Value;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
@@ -91,7 +92,7 @@ const BUSY_SLOTS: usize = 1 << 14;
 /// std::thread::scope(|s| {
 ///     for t in 0..4u64 {
 ///         let mut h = table.handle();
-///         s.spawn(move || h.store(t, Entry { lower: t as i32, upper: t as i32, draft: 3, best: 0, work: 1 }));
+///         s.spawn(move || h.store(t, Entry { lower: t as i32, upper: t as i32, draft: 3, best: 0, best_proves: true, work: 1 }));
 ///     }
 /// });
 /// assert_eq!(table.handle().probe(2).map(|e| e.lower), Some(2));
@@ -108,7 +109,29 @@ pub struct SharedHandle {
     inner: Arc<Inner>,
     /// Whether it claims the positions it searches and reports the others' ([`Table::shares_work`]).
     exclusive: bool,
+    /// The node limit of the team this handle's search belongs to ([`Table::node_pool`]).
+    pool: Option<Arc<NodePool>>,
 }
+
+/// [`SharedTable::clear`] refused: other clones or handles of the table
+/// live, so a search may be using it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableInUse {
+    /// How many clones and handles besides the one asked to clear.
+    pub others: usize,
+}
+
+impl std::fmt::Display for TableInUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the shared table cannot be cleared while {} other clone(s) or handle(s) of it may be searching",
+            self.others
+        )
+    }
+}
+
+impl std::error::Error for TableInUse {}
 
 impl SharedTable {
     /// A table of about `megabytes` MiB (a power of two of 64-byte buckets).
@@ -158,6 +181,7 @@ impl SharedTable {
         SharedHandle {
             inner: self.inner.clone(),
             exclusive: false,
+            pool: None,
         }
     }
 
@@ -168,6 +192,18 @@ impl SharedTable {
         SharedHandle {
             inner: self.inner.clone(),
             exclusive: true,
+            pool: None,
+        }
+    }
+
+    /// A handle for one thread of a parallel search ([`SharedTable::exclusive_handle`]
+    /// when `exclusive`, else [`SharedTable::handle`]) whose search counts its
+    /// positions against `pool`, the node limit of the whole team.
+    pub(crate) fn team_handle(&self, exclusive: bool, pool: Option<Arc<NodePool>>) -> SharedHandle {
+        SharedHandle {
+            inner: self.inner.clone(),
+            exclusive,
+            pool,
         }
     }
 
@@ -176,9 +212,17 @@ impl SharedTable {
         (self.inner.mask + 1) * SHARED_SLOTS
     }
 
-    /// Forgets every entry (a new generation). Call it between searches,
-    /// not during one.
-    pub fn clear(&mut self) {
+    /// Forgets every entry (a new generation), between searches.
+    ///
+    /// # Errors
+    /// [`TableInUse`] while a clone of this table or a handle of it lives
+    /// (a search may be running through it: clearing it under the search
+    /// could tear the entries it reads); the table is left as it was.
+    pub fn clear(&mut self) -> Result<(), TableInUse> {
+        let others = Arc::strong_count(&self.inner) - 1;
+        if others > 0 {
+            return Err(TableInUse { others });
+        }
         let g = self.inner.generation.load(Ordering::Relaxed);
         let next = if g == u8::MAX { 1 } else { g + 1 };
         if next == 1 {
@@ -188,6 +232,7 @@ impl SharedTable {
             }
         }
         self.inner.generation.store(next, Ordering::Release);
+        Ok(())
     }
 
     /// Commits the table's memory now (see [`FixedTable::touch`](crate::FixedTable::touch)).
@@ -222,7 +267,8 @@ impl Inner {
     }
 }
 
-/// The third word of an entry: draft, best move, work, generation.
+/// The third word of an entry: draft (bits 0-31), best move (32-47), work
+/// (48-54), whether the move proves the bound (55), generation (56-63).
 #[inline]
 fn meta(entry: &Entry, generation: u8) -> u64 {
     let best = if entry.best < NO_BEST16 as u32 {
@@ -230,7 +276,8 @@ fn meta(entry: &Entry, generation: u8) -> u64 {
     } else {
         NO_BEST16
     };
-    u64::from(entry.draft) | best << 32 | u64::from(entry.work.min(255)) << 48 | u64::from(generation) << 56
+    let work = u64::from(entry.work.min(127)) | u64::from(entry.best_proves) << 7;
+    u64::from(entry.draft) | best << 32 | work << 48 | u64::from(generation) << 56
 }
 
 #[inline]
@@ -241,7 +288,8 @@ fn decode(bounds: u64, meta: u64) -> Entry {
         upper: (bounds >> 32) as u32 as i32 as Value,
         draft: meta as u32,
         best: if best == NO_BEST16 { NO_MOVE } else { best as u32 },
-        work: ((meta >> 48) & 0xFF) as u32,
+        best_proves: (meta >> 55) & 1 == 1,
+        work: ((meta >> 48) & 0x7F) as u32,
     }
 }
 
@@ -316,7 +364,7 @@ impl Table for SharedHandle {
         } else if live1 && t1 == tag {
             write(1, tag, bounds, m);
         } else {
-            let keep = |meta: u64| (meta as u32, (meta >> 48) & 0xFF);
+            let keep = |meta: u64| (meta as u32, (meta >> 48) & 0x7F);
             if !live0 || keep(m) >= keep(m0) {
                 if live0 {
                     let b0 = b[2].load(Ordering::Relaxed);
@@ -344,6 +392,10 @@ impl Table for SharedHandle {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+
+    fn node_pool(&self) -> Option<Arc<NodePool>> {
+        self.pool.clone()
     }
 
     #[inline]
@@ -432,6 +484,7 @@ mod tests {
             upper: v + (key % 7) as Value,
             draft: (key % 13) as u32,
             best: (key % 5) as u32,
+            best_proves: key.is_multiple_of(3),
             work: (key % 40) as u32,
         }
     }
@@ -454,7 +507,20 @@ mod tests {
         assert_eq!(h.probe(5), Some(end));
         h.clear(); // a handle's clear keeps everything
         assert_eq!(h.probe(5), Some(end));
-        t.clear();
+        // The table is not cleared while a handle (a search) or a clone lives.
+        assert_eq!(t.clear(), Err(TableInUse { others: 1 }));
+        let clone = t.clone();
+        assert_eq!(t.clear(), Err(TableInUse { others: 2 }));
+        assert_eq!(h.probe(5), Some(end));
+        assert!(t
+            .clear()
+            .unwrap_err()
+            .to_string()
+            .contains("2 other clone(s) or handle(s)"));
+        drop(clone);
+        drop(h);
+        t.clear().unwrap();
+        let mut h = t.handle();
         assert_eq!(h.probe(5), None);
         assert_eq!(h.probe(u64::MAX), None);
     }

@@ -187,6 +187,15 @@ pub struct Entry {
     pub draft: u32,
     /// Index of the best move found (the one that caused a cutoff), or [`NO_MOVE`].
     pub best: u32,
+    /// Whether [`best`](Entry::best) proves the bound of the side to move:
+    /// the search that stored it reached its result through that move (a
+    /// fail high or an exact value at a MAX node, so the move's child is
+    /// worth at least `lower`; a fail low or an exact value at a MIN node,
+    /// at most `upper`). A move stored by a search that failed the other way
+    /// is only the most promising one to try first, and the bound beside it
+    /// may be another search's: a root takes its best move from an entry
+    /// only when this is set.
+    pub best_proves: bool,
     /// How much search the bounds cost, as the bit length of the number of
     /// positions visited to find them (1 for one position, 2 for two or
     /// three, ...; 0 when unknown). Only a replacement priority: a
@@ -206,6 +215,7 @@ impl Entry {
             upper: INF,
             draft,
             best: NO_MOVE,
+            best_proves: false,
             work: 0,
         }
     }
@@ -256,6 +266,13 @@ pub trait Table {
     /// Ends a [`Table::claim`]. By default nothing.
     #[inline]
     fn release(&self, _key: u64, _draft: u32) {}
+    /// The node limit that the threads searching through this table share
+    /// ([`SharedHandle`](crate::SharedHandle)s of one parallel search with
+    /// a node limit): a search through it counts its positions against the
+    /// team's limit instead of its own. By default none.
+    fn node_pool(&self) -> Option<std::sync::Arc<crate::search::NodePool>> {
+        None
+    }
 }
 
 /// A borrowed table: lets a caller keep one table across several searches
@@ -292,6 +309,9 @@ impl<T: Table + ?Sized> Table for &mut T {
     #[inline]
     fn release(&self, key: u64, draft: u32) {
         (**self).release(key, draft)
+    }
+    fn node_pool(&self) -> Option<std::sync::Arc<crate::search::NodePool>> {
+        (**self).node_pool()
     }
 }
 
@@ -354,6 +374,9 @@ pub const SLOTS: usize = 3;
 /// [`FixedTable`]'s stored best move when none is known (or the index does not fit a byte).
 const NO_BEST: u8 = 0xFF;
 
+/// The bit of a [`FixedTable`] slot's work byte that holds [`Entry::best_proves`].
+const PROVES: u8 = 0x80;
+
 /// [`FixedTable`]'s stored draft for `u32::MAX` (a search to the end).
 const DRAFT_END: u16 = u16::MAX;
 
@@ -369,7 +392,8 @@ struct Bucket {
     drafts: [u16; SLOTS],
     /// Each slot's best move index ([`NO_BEST`] for none).
     best: [u8; SLOTS],
-    /// Each slot's [`Entry::work`] (at most 64).
+    /// Each slot's [`Entry::work`] (at most 64) in the low 7 bits, and
+    /// [`Entry::best_proves`] in the top one ([`PROVES`]).
     work: [u8; SLOTS],
     /// The generation the bucket was last written in.
     generation: u8,
@@ -394,7 +418,8 @@ impl Bucket {
                 d => u32::from(d),
             },
             best: if best == NO_BEST { NO_MOVE } else { u32::from(best) },
-            work: u32::from(self.work[slot]),
+            best_proves: self.work[slot] & PROVES != 0,
+            work: u32::from(self.work[slot] & !PROVES),
         }
     }
 
@@ -409,7 +434,7 @@ impl Bucket {
         } else {
             NO_BEST
         };
-        self.work[slot] = entry.work.min(64) as u8;
+        self.work[slot] = entry.work.min(64) as u8 | if entry.best_proves { PROVES } else { 0 };
     }
 
     /// Copies slot `from` to slot `to`.
@@ -425,7 +450,7 @@ impl Bucket {
     /// What keeping `slot` is worth: its draft, then its work.
     #[inline]
     fn keep(&self, slot: usize) -> (u16, u8) {
-        (self.drafts[slot], self.work[slot])
+        (self.drafts[slot], self.work[slot] & !PROVES)
     }
 }
 
@@ -684,9 +709,10 @@ impl Table for FixedTable {
             };
         }
         if let Some(slot) = (0..SLOTS).find(|&s| b.tags[s] == tag) {
-            let work = b.work[slot];
+            let work = b.work[slot] & !PROVES;
             b.write(slot, tag, draft, &entry);
-            b.work[slot] = b.work[slot].max(work);
+            let new = b.work[slot];
+            b.work[slot] = (new & PROVES) | (new & !PROVES).max(work);
             return;
         }
         // The victim: an empty slot, else the smallest draft, then the least
@@ -797,190 +823,4 @@ impl Table for AnyTable {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(v: Value, draft: u32) -> Entry {
-        Entry {
-            lower: v,
-            upper: v,
-            draft,
-            best: 0,
-            work: 0,
-        }
-    }
-
-    /// The keys a one-bucket table holds, newest first.
-    fn held(t: &mut FixedTable, keys: std::ops::Range<u64>) -> Vec<u64> {
-        let mut found: Vec<(u64, usize)> = keys
-            .filter_map(|k| {
-                let e = t.probe(k)?;
-                assert_eq!(e.lower, k as Value, "key {k} answers with another key's entry");
-                let b = t.bucket(k);
-                Some((k, (0..SLOTS).find(|&s| b.tags[s] == k + 1).unwrap()))
-            })
-            .collect();
-        found.sort_by_key(|&(_, slot)| slot);
-        found.into_iter().map(|(k, _)| k).collect()
-    }
-
-    #[test]
-    fn buckets_are_cache_lines() {
-        for buckets in [1, 2, 64, 1024] {
-            let t = FixedTable::with_buckets(buckets);
-            assert_eq!((t.words.as_ptr() as usize + 8 * t.offset) % 64, 0);
-            assert_eq!(t.capacity(), 3 * buckets);
-            assert_eq!(t.bytes(), 64 * buckets);
-            let c = t.clone();
-            assert_eq!((c.words.as_ptr() as usize + 8 * c.offset) % 64, 0);
-        }
-        assert_eq!(FixedTable::with_megabytes(16).bytes(), 16 << 20);
-        assert_eq!(FixedTable::with_megabytes(0).bytes(), 1 << 20);
-        let e = FixedTable::try_with_megabytes(0).unwrap_err();
-        assert_eq!(e.kind, TableErrorKind::OutOfRange);
-        assert_eq!(FixedTable::with_megabytes(3).bytes(), 2 << 20);
-    }
-
-    #[test]
-    fn fixed_table_keeps_full_keys_under_collisions() {
-        let mut t = FixedTable::with_buckets(1);
-        for k in 0..10u64 {
-            t.store(k, entry(k as Value, (k * 7 % 5) as u32));
-        }
-        // Only three slots: whatever survives answers for its own key only.
-        assert_eq!(held(&mut t, 0..10).len(), 3);
-        for k in 10..1000u64 {
-            assert_eq!(t.probe(k), None);
-        }
-    }
-
-    #[test]
-    fn replacement_evicts_the_shallowest_then_the_oldest() {
-        let mut t = FixedTable::with_buckets(1);
-        t.store(1, entry(1, 10));
-        t.store(2, entry(2, 3));
-        t.store(3, entry(3, 2));
-        assert_eq!(held(&mut t, 0..10), [3, 2, 1]);
-        t.store(4, entry(4, 2)); // evicts 3: the shallowest, older than 4
-        assert_eq!(held(&mut t, 0..10), [4, 2, 1]);
-        t.store(5, entry(5, 0)); // a new entry always goes in: evicts 4
-        assert_eq!(held(&mut t, 0..10), [5, 2, 1]);
-        t.store(6, entry(6, 3)); // evicts 5
-        assert_eq!(held(&mut t, 0..10), [6, 2, 1]);
-        t.store(7, entry(7, 3)); // 2 and 6 tie at draft 3: the older, 2, goes
-        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
-        // An update stays in place and evicts nobody.
-        t.store(1, entry(1, 0));
-        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
-        assert_eq!(t.probe(1).unwrap().draft, 0);
-        // A search to the end stores every draft as u32::MAX: the three newest stay.
-        let mut t = FixedTable::with_buckets(1);
-        for k in 0..6 {
-            t.store(k, entry(k as Value, u32::MAX));
-        }
-        assert_eq!(held(&mut t, 0..10), [5, 4, 3]);
-        t.clear();
-        assert_eq!(held(&mut t, 0..10), Vec::<u64>::new());
-    }
-
-    #[test]
-    fn replacement_keeps_work_among_equal_drafts() {
-        let worked = |v: Value, work: u32| Entry {
-            work,
-            ..entry(v, u32::MAX)
-        };
-        let mut t = FixedTable::with_buckets(1);
-        t.store(1, worked(1, 20));
-        t.store(2, worked(2, 3));
-        t.store(3, worked(3, 9));
-        assert_eq!(held(&mut t, 0..10), [3, 2, 1]);
-        t.store(4, worked(4, 1)); // evicts 2, the least work
-        assert_eq!(held(&mut t, 0..10), [4, 3, 1]);
-        t.store(5, worked(5, 1)); // 4 and 5 tie: the older, 4, goes
-        assert_eq!(held(&mut t, 0..10), [5, 3, 1]);
-        // An update keeps the larger work: 1 stays the costliest.
-        t.store(1, worked(1, 2));
-        assert_eq!(t.probe(1).unwrap().work, 20);
-        t.store(6, worked(6, 15)); // evicts 5
-        t.store(7, worked(7, 10)); // evicts 3 (9): 6 and 1 are costlier
-        assert_eq!(held(&mut t, 0..10), [7, 6, 1]);
-        // The draft comes first: a shallower entry goes before a cheaper one.
-        let mut t = FixedTable::with_buckets(1);
-        t.store(
-            1,
-            Entry {
-                work: 30,
-                ..entry(1, 2)
-            },
-        );
-        t.store(2, Entry { work: 1, ..entry(2, 5) });
-        t.store(3, Entry { work: 1, ..entry(3, 5) });
-        t.store(4, Entry { work: 1, ..entry(4, 5) });
-        assert_eq!(held(&mut t, 0..10), [4, 3, 2]);
-        assert_eq!(Entry::work_of(0), 0);
-        assert_eq!(Entry::work_of(1), 1);
-        assert_eq!(Entry::work_of(3), 2);
-        assert_eq!(Entry::work_of(u64::MAX), 64);
-    }
-
-    #[test]
-    fn clear_starts_a_generation() {
-        let mut t = FixedTable::with_buckets(2);
-        // Through two wraps of the generation counter: nothing from before a
-        // clear is ever found again, and a cleared bucket fills up afresh.
-        for round in 0..600u64 {
-            for k in 0..3 {
-                assert_eq!(t.probe(k), None, "round {round}");
-            }
-            t.store(round % 3, entry(round as Value, 1));
-            assert_eq!(t.probe(round % 3).unwrap().lower, round as Value);
-            t.clear();
-        }
-        let w = t.words.clone();
-        t.clear();
-        assert_eq!(t.words, w, "a clear writes nothing");
-    }
-
-    #[test]
-    fn entries_round_trip() {
-        let mut t = FixedTable::with_buckets(4);
-        let cases = [
-            (-INF, INF, u32::MAX, NO_MOVE),
-            (crate::VALUE_MIN, crate::VALUE_MAX, 0, 0),
-            (-5, 7, 1, 254),
-            (3, 3, 12345, 255),
-            (0, 0, 65_534, 100_000),
-        ];
-        for (k, &(lower, upper, draft, best)) in cases.iter().enumerate() {
-            let key = 1000 * k as u64;
-            t.store(
-                key,
-                Entry {
-                    lower,
-                    upper,
-                    draft,
-                    best,
-                    work: k as u32 * 30,
-                },
-            );
-            let e = t.probe(key).unwrap();
-            assert_eq!((e.lower, e.upper, e.draft), (lower, upper, draft));
-            // Move indices that do not fit a byte are forgotten, never garbled.
-            assert_eq!(e.best, if best < 255 { best } else { NO_MOVE });
-            assert_eq!(e.work, (k as u32 * 30).min(64));
-        }
-        // Drafts a slot cannot hold (other than a search to the end) are forgotten.
-        for (key, draft) in [(7, 65_535), (8, u32::MAX - 1)] {
-            t.store(key, entry(1, draft));
-            assert_eq!(t.probe(key), None);
-        }
-        // The one key that would look like an empty slot is never stored.
-        t.store(u64::MAX, entry(1, 1));
-        assert_eq!(t.probe(u64::MAX), None);
-        let mut c = t.clone();
-        for key in (0..5).map(|k| 1000 * k) {
-            assert_eq!(c.probe(key), t.probe(key));
-        }
-        assert!((0..5).any(|k| c.probe(1000 * k).is_some()));
-    }
-}
+mod tests;

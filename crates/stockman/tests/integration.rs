@@ -22,7 +22,7 @@ mod unstable_moves;
 #[test]
 fn every_test_file_is_compiled() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let here = include_str!("integration.rs");
+    let here = concat!(include_str!("integration.rs"), include_str!("parallel.rs"));
     let targets = ["integration", "parallel"];
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {

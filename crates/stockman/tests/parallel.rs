@@ -2,8 +2,11 @@
 //! trees and on Connect Four test positions, every depth-first algorithm on
 //! 2 to 8 threads, both ways, returns the one-thread value (BNS: a bound that holds it;
 //! a best move whose subtree holds it), whatever the threads' timing.
-//! Values only: counts and times depend on the scheduler. Parallel SSS\*
+//! Values and best moves (the `best_moves` module): counts and times
+//! depend on the scheduler. Parallel SSS\*
 //! and Dual\*, whose rounds make them deterministic, also to the leaf.
+
+mod best_moves;
 
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::{Algorithm, ConnectFour, Game, Parallel, RandomSpec, RandomTree};
@@ -170,8 +173,19 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
         );
     }
     assert!(Runner::single_threaded(&request(1, false, None, None)).is_empty());
+    // SSS* and Dual* run in rounds only when asked for them.
     assert_eq!(
         Runner::single_threaded(&request(4, false, None, None)),
+        vec![
+            Algorithm::Minimax,
+            Algorithm::Sss,
+            Algorithm::Dual,
+            Algorithm::RecSss,
+            Algorithm::RecDual
+        ]
+    );
+    assert_eq!(
+        Runner::single_threaded(&request_by(Parallel::Rounds, 4, false, None, None)),
         vec![Algorithm::Minimax, Algorithm::RecSss, Algorithm::RecDual]
     );
 }
@@ -325,6 +339,7 @@ fn a_pass_another_thread_answered_gives_up_with_that_answer() {
         upper: value,
         draft: u32::MAX,
         best,
+        best_proves: true,
         work: 20,
     };
     let mut table = AnsweredTable {
@@ -473,5 +488,50 @@ fn parallel_sss_passes_a_games_panic_on_instead_of_hanging() {
             stockman::algorithms::parallel_sss::search(&game, false, &Default::default(), threads, 16).is_ok()
         });
         assert!(r.is_err(), "{threads} threads");
+    }
+}
+
+/// A node limit is the whole team's: on 2 to 4 threads, both ways, plain
+/// and deepened, a search that runs out stops with at most the limit's
+/// positions visited by all its threads together (each thread takes its
+/// positions from one pool before it visits them), and within one chunk
+/// per helper of it.
+#[test]
+fn a_node_limit_holds_for_all_threads_together() {
+    use stockman::{Limit, SearchOptions};
+    let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+    let limit = 200_000u64;
+    for threads in [2, 3, 4] {
+        for how in Parallel::ALL {
+            for deepen in [false, true] {
+                let what = format!("{threads} threads, {how}, deepened {deepen}");
+                let opts = SearchOptions {
+                    depth: Some(16),
+                    max_nodes: Some(limit),
+                    threads,
+                    parallel: how,
+                    table: stockman::TableSize::Megabytes(4),
+                    ..SearchOptions::default()
+                };
+                let r = Algorithm::Mtdf.search_shared_in(&game, &opts, deepen, None, &mut stockman::NoObserver);
+                let nodes = match r {
+                    Err(e) => {
+                        assert_eq!(e.limit(), Some(Limit::Nodes(limit)), "{what}: {e}");
+                        e.stats().unwrap().nodes
+                    }
+                    // Deepening answers with its last finished iteration.
+                    Ok(out) => {
+                        assert!(deepen, "{what}: finished within the limit");
+                        assert_eq!(out.stopped_by, Some(Limit::Nodes(limit)), "{what}");
+                        out.stats.nodes
+                    }
+                };
+                let slack = 1024 * (threads as u64 - 1);
+                assert!(
+                    nodes <= limit && nodes + slack >= limit,
+                    "{what}: {nodes} positions against a limit of {limit}"
+                );
+            }
+        }
     }
 }

@@ -93,9 +93,23 @@ pub fn stockman_fed(args: &[&str], input: Option<&str>) -> Run {
     stockman_fed_bytes(args, input.map(str::as_bytes))
 }
 
+/// Runs `stockman ARGS` with its address space limited to `kib` KiB (the
+/// shell's `ulimit -v`): a thread whose stack does not fit cannot start.
+pub fn stockman_within(kib: u64, args: &[&str]) -> Run {
+    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    let mut all = vec!["-c", script.as_str(), env!("CARGO_BIN_EXE_stockman")];
+    all.extend_from_slice(args);
+    run_program("sh", &all, None)
+}
+
 /// Runs `stockman ARGS` with raw bytes on standard input (none: empty).
 pub fn stockman_fed_bytes(args: &[&str], input: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
+    run_program(env!("CARGO_BIN_EXE_stockman"), args, input)
+}
+
+/// Runs `program ARGS` as [`stockman_fed_bytes`] runs `stockman`.
+fn run_program(program: &str, args: &[&str], input: Option<&[u8]>) -> Run {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())

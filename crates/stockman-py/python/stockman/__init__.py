@@ -164,8 +164,8 @@ def _threads(value: Any) -> int:
 def _parallel(value: Any) -> Optional[str]:
     if value is None:
         return None
-    if value not in ("abdada", "lazy-smp"):
-        raise ValueError(f"parallel must be 'abdada' or 'lazy-smp', got {value!r}")
+    if value not in ("abdada", "lazy-smp", "rounds"):
+        raise ValueError(f"parallel must be 'abdada', 'lazy-smp' or 'rounds', got {value!r}")
     return value
 
 
@@ -277,8 +277,9 @@ def solve(
     ``threads``: threads per search (1 to ``MAX_THREADS``; default 1, the
     exact one-thread counts): more run the depth-first algorithms through
     one shared table, as ``parallel`` says: ``"abdada"`` (the default: the
-    threads split the work) or ``"lazy-smp"``, and SSS* and Dual* in rounds
-    of that many states off OPEN. Values are the one-thread values; counts
+    threads split the work) or ``"lazy-smp"``; ``"rounds"`` also puts SSS*
+    and Dual* on the threads, in rounds of that many states off OPEN (else
+    they stay on one thread, with a ``UserWarning``). Values are the one-thread values; counts
     vary from run to run (SSS* and Dual*'s do not). Minimax, RecSSS*,
     RecDual* and Python games stay on one thread, with a ``UserWarning``.
 

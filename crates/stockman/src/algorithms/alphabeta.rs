@@ -119,7 +119,7 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     /// (hashed once a pass), while [`Engine::search`] runs under ABDADA (for
     /// [`Engine::root_settled`]; drivers that search below the root, like
     /// BNS, never give up).
-    root_window: Option<(Value, Value, u64)>,
+    root_window: Option<(Value, Value, u64, Role)>,
     /// The root's value found in the table when another thread's search
     /// settled this one's window, while this one was still under way.
     superseded: Option<(Value, u32)>,
@@ -132,8 +132,13 @@ const SYNC_EVERY: u64 = 1 << 10;
 
 impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, table: T, heur: &'a mut Heuristics) -> Self {
+        let mut cx = Context::new(game, opts, obs);
+        if let Some(pool) = table.node_pool() {
+            // One thread of a parallel search: the node limit is the team's.
+            cx.budget.share(pool);
+        }
         Engine {
-            cx: Context::new(game, opts, obs),
+            cx,
             move_first: opts.table_move_first,
             table_at_horizon: opts.table_at_horizon,
             root_best: None,
@@ -337,7 +342,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
         self.root_window = if self.abdada {
-            self.cx.game.hash(root).map(|key| (alpha, beta, key))
+            let role = self.cx.game.role(root);
+            self.cx.game.hash(root).map(|key| (alpha, beta, key, role))
         } else {
             None
         };
@@ -360,20 +366,24 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// then has nothing left to find), with the move that proved it.
     /// Threads whose passes drift apart would otherwise each finish their
     /// own pass, and put off each other's nodes that do not answer theirs.
+    /// An entry that settles the window on the root mover's side but does
+    /// not name the move that proves it settles nothing (see
+    /// [`root_entry_answers`]): the search goes on and finds the move.
     #[cold]
     fn root_settled(&mut self) -> Option<(Value, u32)> {
-        let (alpha, beta, key) = self.root_window?;
+        let (alpha, beta, key, role) = self.root_window?;
         let e = self.table.probe(key)?;
         if e.draft != self.cx.draft(0) {
             return None;
         }
-        if e.lower == e.upper || e.lower >= beta {
-            Some((e.lower, e.best))
+        let v = if e.lower == e.upper || e.lower >= beta {
+            e.lower
         } else if e.upper <= alpha {
-            Some((e.upper, e.best))
+            e.upper
         } else {
-            None
-        }
+            return None;
+        };
+        root_entry_answers(role, &e, v, alpha, beta).then_some((v, e.best))
     }
 
     /// Looks `pos` up: either a value that settles the node, or what is
@@ -438,9 +448,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         p
     }
 
-    /// Records the result `g` of a search with window `(alpha, beta)`.
+    /// Records the result `g` of a search with window `(alpha, beta)` of a
+    /// node where `role` moves, reached through move `best`.
     #[inline]
-    pub fn store(&mut self, p: &Probe, g: Value, alpha: Value, beta: Value, best: u32) {
+    pub fn store(&mut self, p: &Probe, g: Value, alpha: Value, beta: Value, best: u32, role: Role) {
         let Some(k) = p.key else { return };
         let mut entry = p.entry;
         if g <= alpha {
@@ -452,6 +463,14 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             entry.upper = g;
         }
         entry.best = best;
+        // The move proves the mover's bound when the search reached it on
+        // the mover's side; a fail the other way leaves beside it a bound
+        // it did not prove (possibly another pass's, or another thread's).
+        entry.best_proves = best != NO_MOVE
+            && match role {
+                Role::Max => g > alpha,
+                Role::Min => g < beta,
+            };
         // The positions visited since this node's own visit, itself included.
         entry.work = Entry::work_of(self.cx.stats.nodes - p.nodes + 1);
         self.table.store(k, entry);
@@ -462,7 +481,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     #[inline]
     pub fn leaf(&mut self, pos: &G::Position, p: &Probe) -> Result<Value, Stop> {
         let v = self.cx.evaluate(pos)?;
-        self.store(p, v, -INF, INF, NO_MOVE);
+        self.store(p, v, -INF, INF, NO_MOVE, Role::Max);
         self.exact = true;
         Ok(v)
     }
@@ -501,13 +520,17 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         let p = self.probe(pos, ply, &mut alpha, &mut beta);
         if let Some(v) = p.cut {
-            self.exact = p.entry.lower == p.entry.upper;
-            if ply == 0 && p.hint != NO_MOVE {
-                // A root entry (another thread's, or one kept between
-                // searches) names the move that proved its bound.
-                self.root_best = Some(p.hint as usize);
+            // A root entry (another thread's, or one kept between searches)
+            // answers only with the move that proved its bound; without it
+            // the root is searched (its window is still whole: a cut
+            // narrows nothing), which finds the move.
+            if ply > 0 || root_entry_answers(self.cx.game.role(pos), &p.entry, v, alpha, beta) {
+                self.exact = p.entry.lower == p.entry.upper;
+                if ply == 0 && p.hint != NO_MOVE {
+                    self.root_best = Some(p.hint as usize);
+                }
+                return Ok(v);
             }
-            return Ok(v);
         }
         if self.cx.at_horizon(ply) {
             return self.leaf(pos, &p);
@@ -541,7 +564,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
                 self.table.release(k, draft);
             }
             self.cx.pop_moves(start);
-            self.store(&p, v, alpha, beta, i as u32);
+            self.store(&p, v, alpha, beta, i as u32, role);
             return Ok(v);
         }
         let order = self.order(pos, start, p.hint, ply);
@@ -621,7 +644,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         if ply == 0 {
             self.root_best = Some(best);
         }
-        self.store(&p, g, alpha, beta, best as u32);
+        self.store(&p, g, alpha, beta, best as u32, role);
         Ok(g)
     }
 }
@@ -690,4 +713,22 @@ pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> Option
     let mut moves = Vec::new();
     game.moves(pos, &mut moves);
     moves.get(i).copied()
+}
+
+/// Whether a root entry that settles the window `(alpha, beta)` with the
+/// value `v` may answer the root's search: when `v` fails on the side the
+/// root's mover does not want (no move has to prove it: every move is worth
+/// no more, at MAX), when the entry's move proves `v` ([`Entry::best_proves`]),
+/// or when it names no move (a leaf's value: a root at the horizon, or
+/// without moves, has none to name). An entry whose bound on the mover's
+/// side came from another pass or another thread than its move (a MAX
+/// root's lower bound from a fail high, its move from a later fail low)
+/// would otherwise name a move worth less than the root.
+#[inline]
+pub(crate) fn root_entry_answers(role: Role, e: &Entry, v: Value, alpha: Value, beta: Value) -> bool {
+    let mover_side = match role {
+        Role::Max => v > alpha,
+        Role::Min => v < beta,
+    };
+    !mover_side || e.best == NO_MOVE || e.best_proves
 }

@@ -41,11 +41,13 @@ use super::{iterative, Algorithm};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
+use crate::search::NodePool;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::{SharedHandle, SharedTable};
+use crate::stats::Stats;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 /// Whether the algorithm has a parallel form here (the depth-first ones).
 pub fn supports(algo: Algorithm) -> bool {
@@ -65,15 +67,6 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, divers
     // bounds the main search's passes keep in the same entries.)
     o.killers ^= diversify && i.is_multiple_of(2);
     o
-}
-
-/// A handle of `table` for one thread: an exclusive one (ABDADA) when `exclusive`.
-fn handle_of(table: &SharedTable, exclusive: bool) -> SharedHandle {
-    if exclusive {
-        table.exclusive_handle()
-    } else {
-        table.handle()
-    }
 }
 
 /// Bytes of stack for a helper thread: as much as the calling thread has
@@ -145,9 +138,11 @@ pub fn search_observed<G: Game + Sync, O: Observer>(
 
 /// The searches of `algo` on `threads` threads through `table`: Lazy SMP
 /// (helpers diversified), or ABDADA when `exclusive` (every thread with an
-/// exclusive handle, in the same order). Deepened, every iteration runs on
+/// exclusive handle, in the same order). The helper threads are started
+/// once and live as long as this search: deepened, every iteration runs on
 /// every thread (the helpers keep their heuristics from one to the next);
-/// the calling thread's search uses `heur`.
+/// the calling thread's search uses `heur`. A helper that cannot be started
+/// is an error ([`SearchError::Threads`]), never a search on fewer threads.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     game: &G,
@@ -161,39 +156,114 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let threads = if supports(algo) { threads.max(1) } else { 1 };
-    let mut helpers: Vec<Heuristics> = (1..threads).map(|_| Heuristics::new()).collect();
-    let mut team = Team {
-        game,
-        algo,
-        table,
-        exclusive,
-        helpers: &mut helpers,
-    };
-    if !deepen {
-        return team.search(opts, None, obs, heur);
-    }
-    iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
-        let out = team.search(o, Some(previous), obs, heur)?;
-        Ok(iterative::with_pv::<G, O, _>(game, &mut table.handle(), o, out))
+    std::thread::scope(|s| {
+        let mut team = Team {
+            game,
+            algo,
+            table,
+            exclusive,
+            threads,
+            crew: Vec::new(),
+            done: None,
+        };
+        team.start(s, opts)?;
+        if !deepen {
+            return team.search(opts, None, obs, heur);
+        }
+        iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
+            let out = team.search(o, Some(previous), obs, heur)?;
+            Ok(iterative::with_pv::<G, O, _>(game, &mut table.handle(), o, out))
+        })
+        // The team goes out of scope here: its helpers' job channels
+        // close, the helpers return, and the scope joins them.
     })
 }
 
-/// The threads of one parallel search and what they keep between its
-/// iterations.
+/// What a helper is asked to do: one search (or one iteration, with the
+/// previous iteration's value) with these options, through this handle.
+struct Job {
+    opts: SearchOptions,
+    iteration: Option<Option<Value>>,
+    handle: SharedHandle,
+}
+
+/// What a helper answers: its counters (none if it stopped before it
+/// started), or the panic its search raised.
+type Done = std::thread::Result<Option<Stats>>;
+
+/// The threads of one parallel search: the calling thread's search and
+/// the helpers, started once, each waiting for its next job.
 struct Team<'a, G> {
     game: &'a G,
     algo: Algorithm,
     table: &'a SharedTable,
     exclusive: bool,
-    /// The helpers' heuristics (one per helper).
-    helpers: &'a mut [Heuristics],
+    /// Threads in all, the calling one included.
+    threads: usize,
+    /// Each helper's job channel.
+    crew: Vec<mpsc::Sender<Job>>,
+    /// Where the helpers answer.
+    done: Option<mpsc::Receiver<Done>>,
 }
 
-impl<G: Game + Sync> Team<'_, G> {
+impl<'a, G: Game + Sync> Team<'a, G> {
+    /// Starts the helpers in `scope`, each with its own heuristics; the
+    /// first that cannot be started ends the search with
+    /// [`SearchError::Threads`] (the others then return at once).
+    fn start<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>, opts: &SearchOptions) -> Result<(), SearchError>
+    where
+        'a: 's,
+    {
+        if self.threads <= 1 {
+            return Ok(());
+        }
+        let (answer, done) = mpsc::channel();
+        self.done = Some(done);
+        let (game, algo) = (self.game, self.algo);
+        for i in 1..self.threads {
+            let (jobs, inbox) = mpsc::channel::<Job>();
+            let answer = answer.clone();
+            std::thread::Builder::new()
+                .name(format!("stockman-helper-{i}"))
+                .stack_size(helper_stack(opts))
+                .spawn_scoped(scope, move || {
+                    let mut heur = Heuristics::new();
+                    for job in inbox {
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            match run(
+                                game,
+                                algo,
+                                &job.opts,
+                                job.iteration,
+                                &mut NoObserver,
+                                job.handle,
+                                &mut heur,
+                            ) {
+                                Ok(out) => Some(out.stats),
+                                Err(e) => e.stats().copied(),
+                            }
+                        }));
+                        if answer.send(r).is_err() {
+                            return;
+                        }
+                    }
+                })
+                .map_err(|e| SearchError::Threads {
+                    asked: self.threads,
+                    started: i,
+                    reason: e.to_string(),
+                })?;
+            self.crew.push(jobs);
+        }
+        Ok(())
+    }
+
     /// One search (a whole one, or with `iteration` the iteration after
     /// one that found that value) on the calling thread and the helpers at
-    /// once, each through its own handle; the helpers are stopped when the
-    /// calling thread's search ends, and their counters added to its answer.
+    /// once, each through its own handle, all counting their positions
+    /// against the one node limit (`opts.max_nodes`, for the whole team);
+    /// the helpers are stopped when the calling thread's search ends, and
+    /// their counters added to its answer (or to its error's).
     fn search<O: Observer>(
         &mut self,
         opts: &SearchOptions,
@@ -202,47 +272,70 @@ impl<G: Game + Sync> Team<'_, G> {
         heur: &mut Heuristics,
     ) -> Result<Outcome<G::Move>, SearchError> {
         let (game, algo, table, exclusive) = (self.game, self.algo, self.table, self.exclusive);
-        if self.helpers.is_empty() {
-            return run(game, algo, opts, iteration, obs, handle_of(table, exclusive), heur);
-        }
+        let Some(done) = &self.done else {
+            return run(
+                game,
+                algo,
+                opts,
+                iteration,
+                obs,
+                table.team_handle(exclusive, None),
+                heur,
+            );
+        };
+        let pool = opts.max_nodes.map(|n| Arc::new(NodePool::new(n, self.threads)));
         let stop = Arc::new(AtomicBool::new(false));
-        std::thread::scope(|s| {
-            let helpers: Vec<_> = self
-                .helpers
-                .iter_mut()
-                .enumerate()
-                .filter_map(|(i, h)| {
-                    let o = helper_options(opts, i + 1, &stop, !exclusive);
-                    std::thread::Builder::new()
-                        .name(format!("stockman-helper-{}", i + 1))
-                        .stack_size(helper_stack(opts))
-                        .spawn_scoped(s, move || {
-                            let t = handle_of(table, exclusive);
-                            match run(game, algo, &o, iteration, &mut NoObserver, t, h) {
-                                Ok(out) => Some(out.stats),
-                                Err(e) => e.stats().copied(),
-                            }
-                        })
-                        .ok()
-                })
-                .collect();
-            let main = run(game, algo, opts, iteration, obs, handle_of(table, exclusive), heur);
-            stop.store(true, Ordering::Relaxed);
-            let mut extra = crate::stats::Stats::default();
-            for h in helpers {
-                match h.join() {
-                    Ok(Some(stats)) => extra += stats,
-                    Ok(None) => {}
-                    // A helper's panic is a bug like the main search's: not hidden.
-                    Err(p) => std::panic::resume_unwind(p),
-                }
+        for (i, jobs) in self.crew.iter().enumerate() {
+            let job = Job {
+                opts: helper_options(opts, i + 1, &stop, !exclusive),
+                iteration,
+                handle: table.team_handle(exclusive, pool.clone()),
+            };
+            // A helper whose thread is gone has panicked; its answer (the
+            // panic) is already waiting below.
+            let _ = jobs.send(job);
+        }
+        let main = {
+            // The helpers stop when the calling thread's search ends, even
+            // by a panic (they would otherwise search on, unwaited for).
+            let _stop = StopOnDrop(&stop);
+            run(
+                game,
+                algo,
+                opts,
+                iteration,
+                obs,
+                table.team_handle(exclusive, pool),
+                heur,
+            )
+        };
+        let mut extra = Stats::default();
+        for _ in &self.crew {
+            match done.recv() {
+                Ok(Ok(Some(stats))) => extra += stats,
+                Ok(Ok(None)) => {}
+                // A helper's panic is a bug like the main search's: not hidden.
+                Ok(Err(p)) => std::panic::resume_unwind(p),
+                Err(_) => unreachable!("the team holds the helpers' answer channel open"),
             }
-            extra.time_us = 0;
-            main.map(|mut out| {
+        }
+        extra.time_us = 0;
+        match main {
+            Ok(mut out) => {
                 out.stats += extra;
-                out
-            })
-        })
+                Ok(out)
+            }
+            Err(e) => Err(e.with_counters(extra)),
+        }
+    }
+}
+
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -124,6 +124,14 @@ impl Algorithm {
         lazy_smp::supports(self) || parallel_sss::supports(self)
     }
 
+    /// Whether it runs on several threads when asked for them `how`: the
+    /// depth-first algorithms but minimax always; SSS\* and Dual\* only in
+    /// rounds ([`Parallel::Rounds`]: on free leaves their rounds cost more
+    /// wall time than one thread, so no other way sends them there).
+    pub fn runs_parallel(self, how: Parallel) -> bool {
+        lazy_smp::supports(self) || (parallel_sss::supports(self) && how == Parallel::Rounds)
+    }
+
     /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
     /// game the threads can share: the depth-first algorithms as
     /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`]
@@ -188,7 +196,7 @@ impl Algorithm {
             threads: 1,
             ..opts.clone()
         };
-        if threads == 1 || !self.has_parallel_form() {
+        if threads == 1 || !self.runs_parallel(opts.parallel) {
             return if deepen && !self.is_best_first() {
                 iterative::search_observed(game, self, &one, obs)
             } else {
@@ -462,10 +470,12 @@ impl Algorithm {
     }
 }
 
-/// How a depth-first search uses several threads, by name: `lazy-smp`
-/// ([`lazy_smp`]: helpers race the main search through the shared table)
-/// or `abdada` ([`abdada`]: every thread also puts off the moves another
-/// one is on).
+/// How a search uses several threads, by name: `lazy-smp` ([`lazy_smp`]:
+/// helpers race the main search through the shared table), `abdada`
+/// ([`abdada`]: every thread also puts off the moves another one is on),
+/// or `rounds` (SSS\* and Dual\* too, in rounds: [`parallel_sss`]; the
+/// depth-first searches as under ABDADA). Only `rounds` puts SSS\* and
+/// Dual\* on threads ([`Algorithm::runs_parallel`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Parallel {
     /// Lazy SMP.
@@ -473,24 +483,32 @@ pub enum Parallel {
     /// ABDADA, Kerrigan's simplification (the default: it splits the work).
     #[default]
     Abdada,
+    /// SSS\* and Dual\* in rounds, the depth-first searches under ABDADA.
+    Rounds,
 }
 
 impl Parallel {
-    /// Both, in the order of their names.
+    /// The two ways of the depth-first searches, in the order of their
+    /// names ([`Parallel::Rounds`] runs them as [`Parallel::Abdada`] does).
     pub const ALL: [Parallel; 2] = [Parallel::LazySmp, Parallel::Abdada];
+
+    /// Every way, as the command line names them.
+    pub const NAMED: [Parallel; 3] = [Parallel::LazySmp, Parallel::Abdada, Parallel::Rounds];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Parallel::LazySmp => "lazy-smp",
             Parallel::Abdada => "abdada",
+            Parallel::Rounds => "rounds",
         }
     }
 
-    /// Whether `algo` runs with exclusive handles this way: under ABDADA,
-    /// except NegaScout (see [`abdada::shares_work`]); never under Lazy SMP.
+    /// Whether `algo` runs with exclusive handles this way: under ABDADA
+    /// (and rounds), except NegaScout (see [`abdada::shares_work`]); never
+    /// under Lazy SMP.
     fn exclusive(self, algo: Algorithm) -> bool {
-        self == Parallel::Abdada && abdada::shares_work(algo)
+        self != Parallel::LazySmp && abdada::shares_work(algo)
     }
 
     /// One search of `algo` on `threads` threads through `table` this way
@@ -542,10 +560,12 @@ impl std::str::FromStr for Parallel {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_lowercase();
-        Parallel::ALL
-            .into_iter()
-            .find(|p| p.name() == t)
-            .ok_or_else(|| format!("unknown parallel search '{}' (known: lazy-smp, abdada)", s.trim()))
+        Parallel::NAMED.into_iter().find(|p| p.name() == t).ok_or_else(|| {
+            format!(
+                "unknown parallel search '{}' (known: lazy-smp, abdada, rounds)",
+                s.trim()
+            )
+        })
     }
 }
 

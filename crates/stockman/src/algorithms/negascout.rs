@@ -19,7 +19,7 @@
 //! assert_eq!(out.value, Some(3));
 //! ```
 
-use super::alphabeta::{nth_move, Engine};
+use super::alphabeta::{nth_move, root_entry_answers, Engine};
 use super::context::Stop;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
@@ -110,12 +110,15 @@ fn scout<G: Game, O: Observer, T: Table>(
     }
     let p = e.probe(pos, ply, &mut alpha, &mut beta);
     if let Some(v) = p.cut {
-        e.exact = p.entry.lower == p.entry.upper;
-        if ply == 0 && p.hint != crate::table::NO_MOVE {
-            // A root entry names the move that proved its bound.
-            e.root_best = Some(p.hint as usize);
+        // A root entry answers only with the move that proved its bound
+        // (else the root, its window whole, is searched and finds it).
+        if ply > 0 || root_entry_answers(e.cx.game.role(pos), &p.entry, v, alpha, beta) {
+            e.exact = p.entry.lower == p.entry.upper;
+            if ply == 0 && p.hint != crate::table::NO_MOVE {
+                e.root_best = Some(p.hint as usize);
+            }
+            return Ok(v);
         }
-        return Ok(v);
     }
     if e.cx.at_horizon(ply) {
         return e.leaf(pos, &p);
@@ -130,7 +133,7 @@ fn scout<G: Game, O: Observer, T: Table>(
     let role = e.cx.game.role(pos);
     if let Some((v, i)) = e.etc_cut(pos, start, ply, role, alpha, beta) {
         e.cx.pop_moves(start);
-        e.store(&p, v, alpha, beta, i as u32);
+        e.store(&p, v, alpha, beta, i as u32, role);
         return Ok(v);
     }
     let order = e.order(pos, start, p.hint, ply);
@@ -196,6 +199,6 @@ fn scout<G: Game, O: Observer, T: Table>(
     if ply == 0 {
         e.root_best = Some(best);
     }
-    e.store(&p, g, alpha, beta, best as u32);
+    e.store(&p, g, alpha, beta, best as u32, role);
     Ok(g)
 }

@@ -539,8 +539,8 @@ impl Runner {
 
     /// The algorithms of `request` that run on one thread whatever
     /// `request.threads` says (those with no parallel form here: minimax,
-    /// RecSSS\* and RecDual\*; see [`lazy_smp::supports`] and
-    /// [`parallel_sss::supports`](crate::algorithms::parallel_sss::supports)); empty with one thread.
+    /// RecSSS\* and RecDual\*; SSS\* and Dual\* unless the request asks for
+    /// [`Parallel::Rounds`]; see [`Algorithm::runs_parallel`]); empty with one thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {
             return Vec::new();
@@ -555,7 +555,7 @@ impl Runner {
 
     /// Whether `request` runs `algorithm` on several threads.
     fn parallel(request: &Request, algorithm: Algorithm) -> bool {
-        request.threads > 1 && algorithm.has_parallel_form()
+        request.threads > 1 && algorithm.runs_parallel(request.parallel)
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see
@@ -593,7 +593,9 @@ impl Runner {
                 }
             }
             let table = &mut self.shared.as_mut().expect("made above").1;
-            table.clear();
+            if let Err(e) = table.clear() {
+                return Solution::failed(algorithm, deepened, SearchError::Unsupported { reason: e.to_string() });
+            }
             Some(&*table)
         } else {
             None
@@ -683,18 +685,37 @@ fn finish<R: Game>(
 
 /// What to tell a user whose `algorithms` stay on one thread
 /// ([`Runner::single_threaded`]): "minimax has no parallel form here and
-/// runs on one thread"; `None` for an empty list.
+/// runs on one thread", and for SSS\* and Dual\* "sss runs on one thread
+/// unless the parallel search is `rounds`"; `None` for an empty list.
 pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
-    let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
-    let (has, runs) = match names.len() {
-        0 => return None,
-        1 => ("has", "runs"),
-        _ => ("have", "run"),
-    };
-    Some(format!(
-        "{} {has} no parallel form here and {runs} on one thread",
-        names.join(", ")
-    ))
+    let (rounds, none): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
+        .iter()
+        .partition(|a| crate::algorithms::parallel_sss::supports(**a));
+    let names = |list: &[Algorithm]| list.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+    let mut parts = Vec::new();
+    match none.len() {
+        0 => {}
+        1 => parts.push(format!(
+            "{} has no parallel form here and runs on one thread",
+            names(&none)
+        )),
+        _ => parts.push(format!(
+            "{} have no parallel form here and run on one thread",
+            names(&none)
+        )),
+    }
+    match rounds.len() {
+        0 => {}
+        1 => parts.push(format!(
+            "{} runs on one thread unless the parallel search is `rounds`",
+            names(&rounds)
+        )),
+        _ => parts.push(format!(
+            "{} run on one thread unless the parallel search is `rounds`",
+            names(&rounds)
+        )),
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// A search's result and, when asked, the paths of the leaves it evaluated.
