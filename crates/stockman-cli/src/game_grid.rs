@@ -85,7 +85,7 @@ fn table_of(mb: f64) -> AnyTable {
 
 /// Whether `algo` runs once per table size (it uses a table) or once.
 fn uses_table(algo: Algorithm) -> bool {
-    !algo.is_best_first() && algo != Algorithm::Minimax
+    algo.capabilities().table != stockman::algorithms::capabilities::TableUse::None
 }
 
 /// One job of the grid, in the order of the unsharded run.

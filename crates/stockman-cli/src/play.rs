@@ -230,7 +230,7 @@ pub fn engine_algorithm(name: &str, flag: &str) -> Result<Algorithm> {
     let engines = || {
         Algorithm::ALL
             .iter()
-            .filter(|a| !a.is_best_first() && **a != Algorithm::Minimax)
+            .filter(|a| a.drives_engine())
             .map(|a| a.name())
             .collect::<Vec<_>>()
             .join(", ")

@@ -31,16 +31,18 @@ use stockman::{
     TableSize, Value,
 };
 
-/// The algorithms an engine can deepen, as the `Algorithm` option lists them.
-const ALGORITHMS: [Algorithm; 7] = [
-    Algorithm::Mtdf,
-    Algorithm::NegaScout,
-    Algorithm::AlphaBeta,
-    Algorithm::MtSss,
-    Algorithm::MtDual,
-    Algorithm::MtdBi,
-    Algorithm::Bns,
-];
+/// The algorithms the `Algorithm` option lists: those that drive an engine
+/// ([`Algorithm::drives_engine`]), the default (MTD(f)) first, the others in
+/// the order of [`Algorithm::ALL`].
+fn engine_algorithms() -> impl Iterator<Item = Algorithm> {
+    let default = Settings::default().algorithm;
+    std::iter::once(default).chain(
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .filter(move |&a| a.drives_engine() && a != default),
+    )
+}
 
 /// The deepest iteration a `go` may ask for.
 pub const MAX_DEPTH: u32 = 128;
@@ -138,7 +140,7 @@ impl Settings {
     /// The `option` lines of the `uci` answer.
     fn describe() -> Vec<String> {
         let d = Settings::default();
-        let algos: Vec<String> = ALGORITHMS.iter().map(|a| format!("var {}", a.name())).collect();
+        let algos: Vec<String> = engine_algorithms().map(|a| format!("var {}", a.name())).collect();
         let check = |name: &str, on: bool| format!("option name {name} type check default {on}");
         vec![
             format!(
@@ -200,9 +202,9 @@ impl Settings {
                 self.algorithm = v
                     .parse::<Algorithm>()
                     .ok()
-                    .filter(|a| ALGORITHMS.contains(a))
+                    .filter(|a| a.drives_engine())
                     .ok_or_else(|| {
-                        let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.name()).collect();
+                        let names: Vec<&str> = engine_algorithms().map(|a| a.name()).collect();
                         format!("setoption {name}: `{v}` is not one of {}", names.join(", "))
                     })?;
             }

@@ -60,7 +60,7 @@ struct Data<'a> {
 
 /// Whether the algorithm is one of the Dual\* family (lower bounds first).
 fn is_dual(algo: Algorithm) -> bool {
-    matches!(algo.name(), "dual" | "recdual" | "mt-dual")
+    algo.capabilities().dual
 }
 
 /// The tree in pre-order: each node's path, parent (index, -1 for the root),

@@ -45,16 +45,16 @@
 //! assert_eq!(one.value, two.value);
 //! ```
 
-use super::{lazy_smp, Algorithm, Parallel};
+use super::{Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
 
 /// Whether a search of `algo` shares work under ABDADA (the others run
-/// as [`lazy_smp`] does).
+/// as [`lazy_smp`](super::lazy_smp) does).
 pub fn shares_work(algo: Algorithm) -> bool {
-    lazy_smp::supports(algo) && algo != Algorithm::NegaScout
+    algo.capabilities().parallel == super::capabilities::ParallelForm::SharedTable { shares_work: true }
 }
 
 /// One search of `algo` (deepened when `deepen`) on `threads` threads

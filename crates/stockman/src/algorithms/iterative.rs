@@ -225,7 +225,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     heur: &mut Heuristics,
     previous: Option<Value>,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    let aspire = matches!(algo, Algorithm::AlphaBeta | Algorithm::NegaScout);
+    let aspire = algo.capabilities().windowed;
     let (Some(w), Some(v), true) = (o.aspiration, previous, aspire) else {
         return algo.search_kept(game, o, obs, table, heur);
     };

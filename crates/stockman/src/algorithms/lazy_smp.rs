@@ -51,7 +51,10 @@ use std::sync::{mpsc, Arc};
 
 /// Whether the algorithm has a parallel form here (the depth-first ones).
 pub fn supports(algo: Algorithm) -> bool {
-    !algo.is_best_first() && algo != Algorithm::Minimax
+    matches!(
+        algo.capabilities().parallel,
+        super::capabilities::ParallelForm::SharedTable { .. }
+    )
 }
 
 /// The options of helper `i` (from 1): the same search, ordered otherwise

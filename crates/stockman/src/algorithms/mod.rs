@@ -15,12 +15,15 @@
 //! | `mtd-bi` | [`mtd_bi`] | null-window passes bisecting the bounds, table |
 //! | `bns` | [`bns`] | best move by separation tests, table |
 //!
-//! [`iterative`] deepens any depth-first one of them.
+//! [`iterative`] deepens any depth-first one of them. What each one is and
+//! needs (family, order, table, answer, parallel form) is data, one row per
+//! algorithm in [`capabilities`], which every predicate reads.
 
 pub mod abdada;
 pub mod alphabeta;
 mod best_first;
 pub mod bns;
+pub mod capabilities;
 pub(crate) mod context;
 pub mod dual;
 pub mod iterative;
@@ -38,6 +41,9 @@ pub mod recdual;
 pub mod recsss;
 mod recursive;
 pub mod sss;
+
+pub use capabilities::Capabilities;
+use capabilities::{Answer, Order, ParallelForm, TableUse};
 
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
@@ -96,20 +102,12 @@ impl Algorithm {
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Minimax => "minimax",
-            Algorithm::AlphaBeta => "alphabeta",
-            Algorithm::NegaScout => "negascout",
-            Algorithm::Sss => "sss",
-            Algorithm::Dual => "dual",
-            Algorithm::RecSss => "recsss",
-            Algorithm::RecDual => "recdual",
-            Algorithm::MtSss => "mt-sss",
-            Algorithm::MtDual => "mt-dual",
-            Algorithm::Mtdf => "mtdf",
-            Algorithm::MtdBi => "mtd-bi",
-            Algorithm::Bns => "bns",
-        }
+        self.capabilities().name
+    }
+
+    /// What it is and needs: its row of [`CAPABILITIES`](capabilities::CAPABILITIES).
+    pub fn capabilities(self) -> &'static Capabilities {
+        &capabilities::CAPABILITIES[self as usize]
     }
 
     /// Searches `game` with this algorithm.
@@ -121,7 +119,7 @@ impl Algorithm {
     /// minimax, through a shared table ([`lazy_smp`], [`abdada`]), and
     /// SSS\* and Dual\* in rounds ([`parallel_sss`]).
     pub fn has_parallel_form(self) -> bool {
-        lazy_smp::supports(self) || parallel_sss::supports(self)
+        self.capabilities().parallel != ParallelForm::None
     }
 
     /// Whether it runs on several threads when asked for them `how`: the
@@ -129,7 +127,11 @@ impl Algorithm {
     /// rounds ([`Parallel::Rounds`]: on free leaves their rounds cost more
     /// wall time than one thread, so no other way sends them there).
     pub fn runs_parallel(self, how: Parallel) -> bool {
-        lazy_smp::supports(self) || (parallel_sss::supports(self) && how == Parallel::Rounds)
+        match self.capabilities().parallel {
+            ParallelForm::SharedTable { .. } => true,
+            ParallelForm::Rounds => how == Parallel::Rounds,
+            ParallelForm::None => false,
+        }
     }
 
     /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
@@ -240,9 +242,11 @@ impl Algorithm {
         }
         if opts.presearch.is_some() && opts.depth.is_none() && game.hash(&game.root()).is_some() {
             // A presearch leaves its moves in the table the search then uses.
-            let tabled = self.needs_table()
-                || (matches!(self, Algorithm::AlphaBeta | Algorithm::NegaScout)
-                    && matches!(opts.table, crate::TableSize::Megabytes(_)));
+            let tabled = match self.capabilities().table {
+                TableUse::Required => true,
+                TableUse::Optional => matches!(opts.table, crate::TableSize::Megabytes(_)),
+                TableUse::None => false,
+            };
             if tabled {
                 return self.search_in(game, opts, obs, AnyTable::try_new(opts.table)?);
             }
@@ -315,7 +319,7 @@ impl Algorithm {
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
         if let Some(p) = opts.presearch {
-            if opts.depth.is_none() && T::ENABLED && !self.is_best_first() && self != Algorithm::Minimax {
+            if opts.depth.is_none() && T::ENABLED && self.capabilities().table != TableUse::None {
                 return self.presearched(game, opts, obs, table, heur, window, p);
             }
         }
@@ -392,24 +396,25 @@ impl Algorithm {
 
     /// Whether the algorithm keeps an OPEN list (or OPEN arrays).
     pub fn is_best_first(self) -> bool {
-        matches!(
-            self,
-            Algorithm::Sss | Algorithm::Dual | Algorithm::RecSss | Algorithm::RecDual
-        )
+        self.capabilities().order == Order::BestFirst
     }
 
     /// Whether the algorithm needs a transposition table (and so a hash).
     pub fn needs_table(self) -> bool {
-        matches!(
-            self,
-            Algorithm::MtSss | Algorithm::MtDual | Algorithm::Mtdf | Algorithm::MtdBi | Algorithm::Bns
-        )
+        self.capabilities().table == TableUse::Required
     }
 
     /// Whether the algorithm returns the root's value (all but BNS, which
     /// returns a best move and a bound).
     pub fn finds_value(self) -> bool {
-        self != Algorithm::Bns
+        self.capabilities().answer == Answer::Value
+    }
+
+    /// Whether it can drive a game-playing [`Engine`](crate::Engine)
+    /// (depth-first, with a table): what `play`, `match`, UCI and Python
+    /// engines accept.
+    pub fn drives_engine(self) -> bool {
+        self.capabilities().engine
     }
 }
 

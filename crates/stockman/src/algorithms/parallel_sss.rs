@@ -55,7 +55,7 @@ use std::thread::Thread;
 /// Whether `algo` runs here on several threads: SSS\* and Dual\* (the
 /// other best-first searches, RecSSS\* and RecDual\*, stay on one).
 pub fn supports(algo: crate::Algorithm) -> bool {
-    matches!(algo, crate::Algorithm::Sss | crate::Algorithm::Dual)
+    algo.capabilities().parallel == super::capabilities::ParallelForm::Rounds
 }
 
 /// The states a round takes off OPEN per thread, when the caller leaves

@@ -1,0 +1,264 @@
+//! What each algorithm is and needs, as data: one row per [`Algorithm`],
+//! which every predicate reads ([`Algorithm::is_best_first`],
+//! [`Algorithm::needs_table`], [`Algorithm::runs_parallel`], ...), the
+//! command line, UCI, Python and the experiments included. A new algorithm
+//! is a module, a row here and one dispatch arm.
+
+use super::Algorithm;
+
+/// The family an algorithm belongs to, as the guide groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// The baselines: minimax, alpha-beta, NegaScout.
+    Baseline,
+    /// Stockman's SSS\* and its dual with an OPEN list.
+    BestFirst,
+    /// The recursive SSS\* and Dual\* of 1990 (OPEN arrays).
+    Recursive,
+    /// The null-window drivers of the MT framework (MT-SSS\*, MT-Dual\*,
+    /// MTD(f), MTD(bi)).
+    NullWindow,
+    /// Best Node Search: separation tests for a best move.
+    BestNode,
+}
+
+/// In what order an algorithm visits the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Depth-first recursion (iterative deepening drives these).
+    DepthFirst,
+    /// Best-first, with an OPEN list or OPEN arrays.
+    BestFirst,
+}
+
+/// What an algorithm needs of a transposition table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableUse {
+    /// It keeps none (minimax, and the best-first searches, whose OPEN
+    /// list is their memory).
+    None,
+    /// It uses one when given one (alpha-beta, NegaScout).
+    Optional,
+    /// It cannot run without one (the MT drivers and BNS): the game must
+    /// provide a hash.
+    Required,
+}
+
+/// What an algorithm answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Answer {
+    /// The root's minimax value and a best move.
+    Value,
+    /// A best move and a bound that holds the value (BNS).
+    Bound,
+}
+
+/// How an algorithm runs on several threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParallelForm {
+    /// It has none and runs on one thread.
+    None,
+    /// Every thread searches through one shared table (Lazy SMP), and
+    /// under ABDADA also puts off the moves another thread is on when
+    /// `shares_work`.
+    SharedTable {
+        /// Whether ABDADA's exclusive search applies (NegaScout, whose
+        /// recursion is its own, runs as under Lazy SMP).
+        shares_work: bool,
+    },
+    /// Synchronous rounds of states off OPEN
+    /// ([`parallel_sss`](super::parallel_sss)), only when asked for.
+    Rounds,
+}
+
+/// One algorithm's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Capabilities {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Its name on the command line, in reports and in Python.
+    pub name: &'static str,
+    /// Its family.
+    pub family: Family,
+    /// Depth-first or best-first.
+    pub order: Order,
+    /// What it needs of a table.
+    pub table: TableUse,
+    /// Value or bound.
+    pub answer: Answer,
+    /// Its form on several threads.
+    pub parallel: ParallelForm,
+    /// Whether it searches one root window that a caller may narrow (an
+    /// aspiration window: alpha-beta, NegaScout); the drivers choose their own.
+    pub windowed: bool,
+    /// Whether it starts from the lower bound (Dual\*, RecDual\*, MT-Dual\*):
+    /// the trace viewer draws these from below.
+    pub dual: bool,
+    /// Whether it can drive a game-playing [`Engine`](crate::Engine):
+    /// depth-first and using a table (minimax keeps none and is no engine).
+    pub engine: bool,
+}
+
+const fn row(
+    algorithm: Algorithm,
+    name: &'static str,
+    family: Family,
+    table: TableUse,
+    parallel: ParallelForm,
+) -> Capabilities {
+    let order = match family {
+        Family::BestFirst | Family::Recursive => Order::BestFirst,
+        _ => Order::DepthFirst,
+    };
+    Capabilities {
+        algorithm,
+        name,
+        family,
+        order,
+        table,
+        answer: Answer::Value,
+        parallel,
+        windowed: false,
+        dual: false,
+        engine: matches!(order, Order::DepthFirst) && !matches!(table, TableUse::None),
+    }
+}
+
+const SHARED: ParallelForm = ParallelForm::SharedTable { shares_work: true };
+
+/// Every algorithm's row, in the order of [`Algorithm::ALL`] (and of the
+/// enum's variants: [`Algorithm::capabilities`] indexes it).
+pub const CAPABILITIES: [Capabilities; 12] = [
+    row(
+        Algorithm::Minimax,
+        "minimax",
+        Family::Baseline,
+        TableUse::None,
+        ParallelForm::None,
+    ),
+    Capabilities {
+        windowed: true,
+        ..row(
+            Algorithm::AlphaBeta,
+            "alphabeta",
+            Family::Baseline,
+            TableUse::Optional,
+            SHARED,
+        )
+    },
+    Capabilities {
+        windowed: true,
+        ..row(
+            Algorithm::NegaScout,
+            "negascout",
+            Family::Baseline,
+            TableUse::Optional,
+            ParallelForm::SharedTable { shares_work: false },
+        )
+    },
+    row(
+        Algorithm::Sss,
+        "sss",
+        Family::BestFirst,
+        TableUse::None,
+        ParallelForm::Rounds,
+    ),
+    Capabilities {
+        dual: true,
+        ..row(
+            Algorithm::Dual,
+            "dual",
+            Family::BestFirst,
+            TableUse::None,
+            ParallelForm::Rounds,
+        )
+    },
+    row(
+        Algorithm::RecSss,
+        "recsss",
+        Family::Recursive,
+        TableUse::None,
+        ParallelForm::None,
+    ),
+    Capabilities {
+        dual: true,
+        ..row(
+            Algorithm::RecDual,
+            "recdual",
+            Family::Recursive,
+            TableUse::None,
+            ParallelForm::None,
+        )
+    },
+    row(
+        Algorithm::MtSss,
+        "mt-sss",
+        Family::NullWindow,
+        TableUse::Required,
+        SHARED,
+    ),
+    Capabilities {
+        dual: true,
+        ..row(
+            Algorithm::MtDual,
+            "mt-dual",
+            Family::NullWindow,
+            TableUse::Required,
+            SHARED,
+        )
+    },
+    row(Algorithm::Mtdf, "mtdf", Family::NullWindow, TableUse::Required, SHARED),
+    row(
+        Algorithm::MtdBi,
+        "mtd-bi",
+        Family::NullWindow,
+        TableUse::Required,
+        SHARED,
+    ),
+    Capabilities {
+        answer: Answer::Bound,
+        ..row(Algorithm::Bns, "bns", Family::BestNode, TableUse::Required, SHARED)
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_row_per_algorithm_in_order_with_unique_names() {
+        assert_eq!(CAPABILITIES.len(), Algorithm::ALL.len());
+        for (i, (&a, c)) in Algorithm::ALL.iter().zip(&CAPABILITIES).enumerate() {
+            assert_eq!(c.algorithm, a, "row {i}");
+            assert_eq!(a as usize, i, "{a}: the enum's order is the table's");
+            assert!(!CAPABILITIES[..i].iter().any(|o| o.name == c.name), "{} twice", c.name);
+        }
+    }
+
+    #[test]
+    fn the_rows_say_what_the_literature_says() {
+        let names = |f: &dyn Fn(&Capabilities) -> bool| {
+            CAPABILITIES.iter().filter(|c| f(c)).map(|c| c.name).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&|c| c.order == Order::BestFirst),
+            ["sss", "dual", "recsss", "recdual"]
+        );
+        assert_eq!(
+            names(&|c| c.table == TableUse::Required),
+            ["mt-sss", "mt-dual", "mtdf", "mtd-bi", "bns"]
+        );
+        assert_eq!(names(&|c| c.answer == Answer::Bound), ["bns"]);
+        assert_eq!(names(&|c| c.dual), ["dual", "recdual", "mt-dual"]);
+        assert_eq!(names(&|c| c.windowed), ["alphabeta", "negascout"]);
+        assert_eq!(
+            names(&|c| c.engine),
+            ["alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf", "mtd-bi", "bns"]
+        );
+        assert_eq!(
+            names(&|c| c.parallel == ParallelForm::None),
+            ["minimax", "recsss", "recdual"]
+        );
+        assert_eq!(names(&|c| c.parallel == ParallelForm::Rounds), ["sss", "dual"]);
+    }
+}
