@@ -1832,25 +1832,29 @@ fn experiment_search_threads_run_each_search_on_several_threads() {
     assert!(sss[col("leaf_evals")].parse::<u64>().unwrap() > 0);
 
     let set = TempFile::new("c4-threads.txt", "274552224131661 0\n5455174361263362 -1\n");
-    let out = TempFile::empty_path("c4-grid-threads");
-    ok(&[
-        "experiment",
-        "--game",
-        "connect4",
-        "--positions",
-        set.arg(),
-        "--depths",
-        "4",
-        "--algo",
-        "negascout,mtdf,sss,recsss",
-        "--search-threads",
-        "2",
-        "--parallel",
-        "lazy-smp",
-        "--out",
-        out.arg(),
-    ]);
-    let (header, rows) = read_rows(out.path().join("results.csv"));
+    // The grid of `algos` on 2 search threads shared `how`: its header and rows.
+    let grid = |algos: &str, how: &str| {
+        let out = TempFile::empty_path(&format!("c4-grid-{how}"));
+        ok(&[
+            "experiment",
+            "--game",
+            "connect4",
+            "--positions",
+            set.arg(),
+            "--depths",
+            "4",
+            "--algo",
+            algos,
+            "--search-threads",
+            "2",
+            "--parallel",
+            how,
+            "--out",
+            out.arg(),
+        ]);
+        read_rows(out.path().join("results.csv"))
+    };
+    let (header, rows) = grid("negascout,mtdf,sss,recsss", "lazy-smp");
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r[col("algorithm")].as_str()).collect();
     assert_eq!(
@@ -1858,25 +1862,7 @@ fn experiment_search_threads_run_each_search_on_several_threads() {
         ["negascout/lazy-smp-2", "mtdf/lazy-smp-2", "sss", "recsss"],
         "SSS* runs in rounds only when asked for them, RecSSS* has no parallel form: both keep their names"
     );
-    let out = TempFile::empty_path("c4-grid-rounds");
-    ok(&[
-        "experiment",
-        "--game",
-        "connect4",
-        "--positions",
-        set.arg(),
-        "--depths",
-        "4",
-        "--algo",
-        "sss,mtdf",
-        "--search-threads",
-        "2",
-        "--parallel",
-        "rounds",
-        "--out",
-        out.arg(),
-    ]);
-    let (h, rounds) = read_rows(out.path().join("results.csv"));
+    let (h, rounds) = grid("sss,mtdf", "rounds");
     let c = |name: &str| h.iter().position(|x| x == name).unwrap();
     let names: Vec<&str> = rounds.iter().map(|r| r[c("algorithm")].as_str()).collect();
     assert_eq!(
@@ -1893,6 +1879,7 @@ fn experiment_search_threads_run_each_search_on_several_threads() {
             "{chunk:?}"
         );
     }
+    let out = TempFile::empty_path("c4-grid-bad");
     for bad in ["0", "-3", "100000"] {
         let e = fails(&[
             "experiment",

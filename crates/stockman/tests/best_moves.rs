@@ -248,6 +248,11 @@ fn threaded_best_moves(seeds: std::ops::Range<u64>) -> (usize, Vec<String>) {
 fn every_threaded_best_move_holds_the_value_on_2000_narrow_random_trees() {
     let (searches, wrong) = threaded_best_moves(0..2000);
     assert_eq!(searches, 2000 * 7 * 4 * 2);
+    assert_none_wrong(searches, &wrong);
+}
+
+#[track_caller]
+fn assert_none_wrong(searches: usize, wrong: &[String]) {
     assert!(
         wrong.is_empty(),
         "{} wrong of {searches}:\n{}",
@@ -272,12 +277,7 @@ fn stress_threaded_best_moves() {
         "stress: {searches} threaded searches on {trees} trees, {} wrong",
         wrong.len()
     );
-    assert!(
-        wrong.is_empty(),
-        "{} wrong of {searches}:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    assert_none_wrong(searches, &wrong);
 }
 
 /// Connect Four positions solved on 2 to 8 threads, both ways: every

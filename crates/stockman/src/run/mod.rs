@@ -691,30 +691,27 @@ pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
     let (rounds, none): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
         .iter()
         .partition(|a| crate::algorithms::parallel_sss::supports(**a));
-    let names = |list: &[Algorithm]| list.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
-    let mut parts = Vec::new();
-    match none.len() {
-        0 => {}
-        1 => parts.push(format!(
-            "{} has no parallel form here and runs on one thread",
-            names(&none)
-        )),
-        _ => parts.push(format!(
-            "{} have no parallel form here and run on one thread",
-            names(&none)
-        )),
-    }
-    match rounds.len() {
-        0 => {}
-        1 => parts.push(format!(
-            "{} runs on one thread unless the parallel search is `rounds`",
-            names(&rounds)
-        )),
-        _ => parts.push(format!(
-            "{} run on one thread unless the parallel search is `rounds`",
-            names(&rounds)
-        )),
-    }
+    // "{names} has/have {rest}" with the verb of one name or of several.
+    let say = |list: &[Algorithm], one: &str, many: &str| {
+        let names: Vec<&str> = list.iter().map(|a| a.name()).collect();
+        let verb = if names.len() == 1 { one } else { many };
+        (!names.is_empty()).then(|| format!("{} {verb}", names.join(", ")))
+    };
+    let parts: Vec<String> = [
+        say(
+            &none,
+            "has no parallel form here and runs on one thread",
+            "have no parallel form here and run on one thread",
+        ),
+        say(
+            &rounds,
+            "runs on one thread unless the parallel search is `rounds`",
+            "run on one thread unless the parallel search is `rounds`",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
