@@ -54,7 +54,7 @@ impl Engine {
                 "algorithm: {algo} is best-first and cannot be deepened; an engine needs one of: {}",
                 Algorithm::ALL
                     .iter()
-                    .filter(|a| !a.is_best_first())
+                    .filter(|a| a.drives_engine())
                     .map(|a| a.name())
                     .collect::<Vec<_>>()
                     .join(", ")
