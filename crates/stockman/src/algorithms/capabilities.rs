@@ -78,10 +78,8 @@ pub struct Capabilities {
     pub algorithm: Algorithm,
     /// Its name on the command line, in reports and in Python.
     pub name: &'static str,
-    /// Its family.
+    /// Its family (which also says its [order](Capabilities::order)).
     pub family: Family,
-    /// Depth-first or best-first.
-    pub order: Order,
     /// What it needs of a table.
     pub table: TableUse,
     /// Value or bound.
@@ -94,9 +92,22 @@ pub struct Capabilities {
     /// Whether it starts from the lower bound (Dual\*, RecDual\*, MT-Dual\*):
     /// the trace viewer draws these from below.
     pub dual: bool,
+}
+
+impl Capabilities {
+    /// Depth-first or best-first, as its family is.
+    pub const fn order(&self) -> Order {
+        match self.family {
+            Family::BestFirst | Family::Recursive => Order::BestFirst,
+            _ => Order::DepthFirst,
+        }
+    }
+
     /// Whether it can drive a game-playing [`Engine`](crate::Engine):
     /// depth-first and using a table (minimax keeps none and is no engine).
-    pub engine: bool,
+    pub const fn engine(&self) -> bool {
+        matches!(self.order(), Order::DepthFirst) && !matches!(self.table, TableUse::None)
+    }
 }
 
 const fn row(
@@ -106,21 +117,15 @@ const fn row(
     table: TableUse,
     parallel: ParallelForm,
 ) -> Capabilities {
-    let order = match family {
-        Family::BestFirst | Family::Recursive => Order::BestFirst,
-        _ => Order::DepthFirst,
-    };
     Capabilities {
         algorithm,
         name,
         family,
-        order,
         table,
         answer: Answer::Value,
         parallel,
         windowed: false,
         dual: false,
-        engine: matches!(order, Order::DepthFirst) && !matches!(table, TableUse::None),
     }
 }
 
@@ -241,7 +246,7 @@ mod tests {
             CAPABILITIES.iter().filter(|c| f(c)).map(|c| c.name).collect::<Vec<_>>()
         };
         assert_eq!(
-            names(&|c| c.order == Order::BestFirst),
+            names(&|c| c.order() == Order::BestFirst),
             ["sss", "dual", "recsss", "recdual"]
         );
         assert_eq!(
@@ -252,7 +257,7 @@ mod tests {
         assert_eq!(names(&|c| c.dual), ["dual", "recdual", "mt-dual"]);
         assert_eq!(names(&|c| c.windowed), ["alphabeta", "negascout"]);
         assert_eq!(
-            names(&|c| c.engine),
+            names(&|c| c.engine()),
             ["alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf", "mtd-bi", "bns"]
         );
         assert_eq!(

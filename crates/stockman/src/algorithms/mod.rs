@@ -396,7 +396,7 @@ impl Algorithm {
 
     /// Whether the algorithm keeps an OPEN list (or OPEN arrays).
     pub fn is_best_first(self) -> bool {
-        self.capabilities().order == Order::BestFirst
+        self.capabilities().order() == Order::BestFirst
     }
 
     /// Whether the algorithm needs a transposition table (and so a hash).
@@ -414,7 +414,7 @@ impl Algorithm {
     /// (depth-first, with a table): what `play`, `match`, UCI and Python
     /// engines accept.
     pub fn drives_engine(self) -> bool {
-        self.capabilities().engine
+        self.capabilities().engine()
     }
 }
 
