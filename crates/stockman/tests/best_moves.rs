@@ -12,7 +12,8 @@
 //! settled-root test takes its move, then check every best move of every
 //! depth-first algorithm on thousands of threaded searches of random trees
 //! with a narrow value range (ties and cut-offs everywhere) and 1 MiB
-//! tables (collisions), and on Connect Four positions.
+//! tables (collisions). (Connect Four's threaded best moves, BNS's
+//! included, are checked in `lazy_smp_and_abdada_solve_connect_four_positions_exactly`.)
 
 use super::{child_value, value_of, AnsweredTable};
 use stockman::run::{Runner, Settings, SourceKind};
@@ -278,42 +279,4 @@ fn stress_threaded_best_moves() {
         wrong.len()
     );
     assert_none_wrong(searches, &wrong);
-}
-
-/// Connect Four positions solved on 2 to 8 threads, both ways: every
-/// listed best move's child is worth exactly the position's score.
-#[test]
-fn threaded_best_moves_of_connect_four_positions_hold_the_score() {
-    use stockman::{ConnectFour, Playable};
-    let text = include_str!("data/connect4/Test_L2_R1");
-    let mut runner = Runner::new();
-    for (i, line) in text.lines().skip(200).take(60).enumerate() {
-        let mut parts = line.split_whitespace();
-        let moves = parts.next().unwrap();
-        let score: i32 = parts.next().unwrap().parse().unwrap();
-        let game = ConnectFour::from_moves(moves).unwrap();
-        let threads = [2, 3, 4, 8][i % 4];
-        let how = Parallel::ALL[i / 4 % 2];
-        let request = Settings {
-            algorithms: Some(THREADED.to_vec()),
-            threads: Some(threads),
-            parallel: Some(how),
-            tt_mb: Some(1),
-            ..Settings::default()
-        }
-        .request(SourceKind::Game(stockman::run::GameKind::Connect4))
-        .unwrap();
-        for s in runner.solve_threads(&game, &request) {
-            let what = format!("{moves} {} on {threads} threads, {how}", s.label());
-            assert!(s.error.is_none(), "{what}: {:?}", s.error);
-            let best = s.best_move.unwrap_or_else(|| panic!("{what}: no best move"));
-            let child = game.after(best);
-            let opts = SearchOptions {
-                table: stockman::TableSize::Megabytes(16),
-                ..Default::default()
-            };
-            let child_score = -Algorithm::MtdBi.search(&child, &opts).unwrap().value.unwrap();
-            assert_eq!(child_score, score, "{what}: best move {best:?}");
-        }
-    }
 }
