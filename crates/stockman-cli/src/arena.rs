@@ -14,6 +14,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use stockman::run::{GameKind, GameTask};
+use stockman::Limits;
 use stockman::{Algorithm, GameResult, Playable, SearchOptions};
 
 #[derive(Args, Debug)]
@@ -301,7 +302,10 @@ fn random_openings<G: Playable>(start: &G, pairs: usize, plies: u32, seed: u64) 
 /// heuristic, no forced result in sight).
 fn balanced<G: Playable>(g: &G) -> bool {
     let exact = SearchOptions {
-        max_nodes: Some(SOLVE_NODES),
+        limits: Limits {
+            nodes: Some(SOLVE_NODES),
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     match Algorithm::AlphaBeta.search(g, &exact) {
@@ -311,7 +315,7 @@ fn balanced<G: Playable>(g: &G) -> bool {
     }
     let (lo, hi) = g.bounds(&g.root());
     let opts = SearchOptions {
-        depth: Some(4),
+        limits: Limits::to_depth(4),
         ..SearchOptions::default()
     };
     match Algorithm::AlphaBeta.search(g, &opts).ok().and_then(|o| o.value) {

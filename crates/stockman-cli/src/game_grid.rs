@@ -16,6 +16,7 @@ use stockman::algorithms::bns::GuessKind;
 use stockman::algorithms::{iterative, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
+use stockman::Limits;
 use stockman::{
     minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Outcome, Parallel, Playable,
     SearchOptions, SharedTable, Stats, Table, TableSize,
@@ -292,15 +293,21 @@ impl GameTask for Grid<'_> {
                 continue;
             };
             let mut opts = SearchOptions {
-                depth: Some(job.depth),
-                max_nodes: self.g.max_nodes,
+                limits: Limits {
+                    depth: Some(job.depth),
+                    nodes: self.g.max_nodes,
+                    ..Default::default()
+                },
                 table: TableSize::Megabytes(self.g.tables.last().map_or(1, |&mb| mb.ceil() as usize)),
-                table_move_first: true,
-                table_at_horizon: self.g.table_at_horizon,
+                enhancements: stockman::Enhancements {
+                    table_move_first: true,
+                    table_at_horizon: self.g.table_at_horizon,
+                    ..Default::default()
+                },
                 ..SearchOptions::default()
             };
             self.g.enhance.apply(&mut opts, self.g.iterative);
-            opts.bns_guess = job.guess;
+            opts.params.bns_guess = job.guess;
             let deepen = self.g.iterative && !algo.is_best_first();
             let name = match job.guess {
                 GuessKind::Bisect => format!("{algo}-bisect"),
@@ -339,8 +346,10 @@ impl GameTask for Grid<'_> {
                         None => None,
                     };
                     let opts = SearchOptions {
-                        threads,
-                        parallel: self.g.parallel,
+                        threads: stockman::Threads {
+                            count: threads,
+                            parallel: self.g.parallel,
+                        },
                         ..opts
                     };
                     algo.search_shared_in(&game, &opts, deepen, table, &mut NoObserver)

@@ -77,7 +77,12 @@ pub fn solve(
         request: &request,
         runner: &mut runner,
     };
-    let rows = with_game(kind, position.unwrap_or(""), request.options.depth.is_some(), task)?;
+    let rows = with_game(
+        kind,
+        position.unwrap_or(""),
+        request.options.limits.depth.is_some(),
+        task,
+    )?;
     print_rows(&rows, format)?;
     Ok(exit_code(&rows))
 }
@@ -161,7 +166,7 @@ pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -
     } else {
         None
     };
-    if request.options.depth.is_some() && lines.iter().any(|l| l.expected.is_some() || !l.scores.is_empty()) {
+    if request.options.limits.depth.is_some() && lines.iter().any(|l| l.expected.is_some() || !l.scores.is_empty()) {
         eprintln!(
             "note: {}: the listed scores are exact game values; with --depth the values are heuristic, \
              so they are not compared (wrong and bad moves: -)",

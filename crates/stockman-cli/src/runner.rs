@@ -9,6 +9,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::run::{no_parallel_form, Request, RunError, Runner, Settings, SourceKind};
+use stockman::Control;
 use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, TableSize};
 
 /// Options shared by `solve` and `trace`.
@@ -159,15 +160,15 @@ impl Enhancements {
     /// flag was given, else the options keep their own.
     pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
         let e = self.settings();
-        opts.history = e.history.unwrap_or(false);
-        opts.killers = e.killers.unwrap_or(false);
-        opts.etc = e.etc.unwrap_or(engine);
-        opts.etc_min_depth = e.etc_min_depth.unwrap_or(0);
-        opts.presearch = e.presearch;
-        opts.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
-        opts.aspiration_research = e.aspiration_research.unwrap_or_default();
-        opts.bns_window = e.bns_window.unwrap_or(opts.aspiration);
-        opts.table_move_first = e.table_move.unwrap_or(engine || opts.table_move_first);
+        opts.enhancements.history = e.history.unwrap_or(false);
+        opts.enhancements.killers = e.killers.unwrap_or(false);
+        opts.enhancements.etc = e.etc.unwrap_or(engine);
+        opts.enhancements.etc_min_depth = e.etc_min_depth.unwrap_or(0);
+        opts.enhancements.presearch = e.presearch;
+        opts.enhancements.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
+        opts.enhancements.aspiration_research = e.aspiration_research.unwrap_or_default();
+        opts.params.bns_window = e.bns_window.unwrap_or(opts.enhancements.aspiration);
+        opts.enhancements.table_move_first = e.table_move.unwrap_or(engine || opts.enhancements.table_move_first);
     }
 }
 
@@ -285,7 +286,10 @@ pub fn rows<G: Game<Position: Send, Move: Send> + Sync>(
                 let mut p = Progress::new(&label);
                 let r = Request {
                     options: SearchOptions {
-                        progress: Some(p.nodes.clone()),
+                        control: Control {
+                            progress: Some(p.nodes.clone()),
+                            ..request.options.control.clone()
+                        },
                         ..request.options.clone()
                     },
                     ..request.clone()
@@ -304,7 +308,7 @@ pub fn rows<G: Game<Position: Send, Move: Send> + Sync>(
 /// Shows each finished pass of a null-window driver (MT-SSS\*, MTD(f),
 /// MTD(bi), BNS...) on a spinner: the pass, its test, the result and the
 /// bounds proved so far, and the leaves evaluated; and, updated while a pass
-/// runs, the positions visited so far ([`SearchOptions::progress`], read by
+/// runs, the positions visited so far ([`Control::progress`](stockman::Control::progress), read by
 /// a thread of its own five times a second).
 struct Progress {
     bar: indicatif::ProgressBar,

@@ -91,7 +91,7 @@ pub fn run(args: TraceArgs) -> Result<ExitCode> {
         with_game(
             kind,
             position,
-            request.options.depth.is_some(),
+            request.options.limits.depth.is_some(),
             Trace(algo, &request.options),
         )?
     } else if let Some(path) = &args.source.tree {

@@ -121,17 +121,13 @@ impl Default for Settings {
 impl Settings {
     /// The engine these settings describe, its searches stoppable by `stop`.
     fn engine(&self, stop: &Arc<AtomicBool>) -> Result<Engine, String> {
-        let opts = SearchOptions {
-            table: TableSize::Megabytes(self.hash_mb),
-            table_move_first: self.table_move_first,
-            etc: self.etc,
-            history: self.history,
-            killers: self.killers,
-            aspiration: (self.aspiration > 0).then_some(self.aspiration),
-            bns_window: (self.aspiration > 0).then_some(self.aspiration),
-            stop: Some(stop.clone()),
-            ..SearchOptions::engine(None)
-        };
+        let aspiration = (self.aspiration > 0).then_some(self.aspiration);
+        let mut opts = SearchOptions::engine(aspiration);
+        opts.control.stop = Some(stop.clone());
+        opts.table = TableSize::Megabytes(self.hash_mb);
+        let e = &mut opts.enhancements;
+        (e.table_move_first, e.etc, e.history, e.killers) =
+            (self.table_move_first, self.etc, self.history, self.killers);
         Engine::new(self.algorithm, opts)
             .and_then(|e| e.with_threads(self.threads, self.parallel))
             .map_err(|e| e.to_string())

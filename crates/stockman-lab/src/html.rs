@@ -118,7 +118,7 @@ fn script_safe_json(json: &str) -> String {
 /// and renders the page. Fails if that tree has more than [`MAX_NODES`]
 /// nodes or the search stops at a limit.
 pub fn page<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions, title: &str) -> Result<String, Error> {
-    let tree = ExplicitTree::from_game(game, opts.depth, MAX_NODES).ok_or_else(|| {
+    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(|| {
         Error::new(format!(
             "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
              (trace a smaller tree, use --depth, or drop --html for the text trace)"
@@ -208,7 +208,7 @@ pub fn compare_page<G: Game>(
     opts: &SearchOptions,
     title: &str,
 ) -> Result<String, Error> {
-    let tree = ExplicitTree::from_game(game, opts.depth, MAX_NODES).ok_or_else(|| {
+    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(|| {
         Error::new(format!(
             "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
              (trace a smaller tree, use --depth, or drop --html for the text trace)"

@@ -11,17 +11,23 @@ use stockman::algorithms::{bns, lazy_smp};
 use stockman::{
     Algorithm, NoObserver, RandomTree, SearchError, SearchOptions, SharedTable, TableSize, DEFAULT_SHARED_TABLE_MB,
 };
+use stockman::{Limits, Threads};
 
 /// The search options of a grid's searches: an unbounded table for the
 /// drivers (no replacement, so MT-SSS\* = SSS\* holds), the grid's limits
 /// and threads per search.
 pub fn options(grid: &Grid) -> SearchOptions {
     SearchOptions {
-        max_nodes: grid.max_nodes,
-        time_limit: grid.time_limit.map(Duration::from_secs_f64),
+        limits: Limits {
+            nodes: grid.max_nodes,
+            time: grid.time_limit.map(Duration::from_secs_f64),
+            ..Limits::default()
+        },
         table: TableSize::Unbounded,
-        threads: grid.search_threads,
-        parallel: grid.parallel,
+        threads: Threads {
+            count: grid.search_threads,
+            parallel: grid.parallel,
+        },
         ..SearchOptions::default()
     }
 }
@@ -31,7 +37,7 @@ pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
     run_job_on(job, opts, &mut None)
 }
 
-/// [`run_job`] on `opts.threads` threads ([`Algorithm::search_shared_in`]);
+/// [`run_job`] on `opts.threads.count` threads ([`Algorithm::search_shared_in`]);
 /// a depth-first search on several threads goes through `table`, the
 /// worker's shared table (the engine's default size: a grid's own table is
 /// unbounded, which threads cannot share), made on first use and cleared
@@ -42,7 +48,7 @@ fn run_job_on(job: &Job, opts: &SearchOptions, table: &mut Option<SharedTable>) 
     let out = match (job.algorithm, job.bns_guess) {
         (Algorithm::Bns, BnsGuess::Bisect) => bns::search_with(&tree, opts, &mut bns::Bisect, &mut NoObserver),
         (a, _) => {
-            let shared = if opts.threads > 1 && lazy_smp::supports(a) {
+            let shared = if opts.threads.count > 1 && lazy_smp::supports(a) {
                 if table.is_none() {
                     match SharedTable::with_megabytes(DEFAULT_SHARED_TABLE_MB) {
                         Ok(mut t) => {

@@ -41,10 +41,10 @@ pub(crate) fn solve_positions<'py>(
     )?;
     let mut request = settings.request(SourceKind::Game(kind)).map_err(|e| run_error(py, e))?;
     let stop = Arc::new(AtomicBool::new(false));
-    request.options.stop = Some(stop.clone());
+    request.options.control.stop = Some(stop.clone());
     let mut runner = take_runner();
     let mut rows: Vec<PositionResult> = Vec::new();
-    let result = run_search(py, builtin_stack(request.options.depth), &stop, || {
+    let result = run_search(py, builtin_stack(request.options.limits.depth), &stop, || {
         batch::solve_positions(kind, &lines, &request, &mut runner, |p| rows.push(p.clone()))
     });
     give_back(runner);

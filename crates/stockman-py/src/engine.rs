@@ -81,7 +81,7 @@ impl Engine {
             .request(SourceKind::Game(GameKind::Connect4))
             .map_err(|e| run_error(py, e))?;
         let stop = Arc::new(AtomicBool::new(false));
-        request.options.stop = Some(stop.clone());
+        request.options.control.stop = Some(stop.clone());
         let inner = py
             .allow_threads(|| stockman::Engine::new(algo, request.options.clone())?.with_threads(threads, parallel))
             .map_err(|e| match e {

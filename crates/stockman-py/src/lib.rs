@@ -9,7 +9,7 @@
 //! Every search runs on a thread of its own, with a stack sized to the
 //! search, while the calling thread waits with the GIL released and checks
 //! for signals every 50 ms: Ctrl-C stops the search (through
-//! [`SearchOptions::stop`]) and raises `KeyboardInterrupt`, and a panic in
+//! [`Control::stop`](stockman::Control::stop)) and raises `KeyboardInterrupt`, and a panic in
 //! the search becomes `stockman.InternalError` instead of crossing into
 //! Python.
 // `stockman::SearchError` carries the stopped search's `Stats` and what it

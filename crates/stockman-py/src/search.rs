@@ -224,7 +224,7 @@ pub(crate) fn solve<'py>(
         }
     }
     let stop = Arc::new(AtomicBool::new(false));
-    request.options.stop = Some(stop.clone());
+    request.options.control.stop = Some(stop.clone());
     let mut runner = take_runner();
     let result = solve_source(py, &source, &request, &mut runner, &stop);
     give_back(runner);
@@ -254,13 +254,13 @@ fn solve_source(
             solve_shared(runner, t, request, index_move)
         }),
         Source::Builtin(kind, position) => {
-            let heuristic = request.options.depth.is_some();
-            run_search(py, builtin_stack(request.options.depth), stop, || {
+            let heuristic = request.options.limits.depth.is_some();
+            run_search(py, builtin_stack(request.options.limits.depth), stop, || {
                 with_game(*kind, position, heuristic, SolveGame { runner, request })
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => search_py_game(py, obj, request.options.depth, stop, |game: &PyGame<'_>| {
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, stop, |game: &PyGame<'_>| {
             solve_game(runner, game, request, index_move)
         }),
     }

@@ -35,7 +35,7 @@ pub(crate) fn trace_json(
     };
     let mut request = settings.request(source.kind()).map_err(|e| run_error(py, e))?;
     let stop = Arc::new(AtomicBool::new(false));
-    request.options.stop = Some(stop.clone());
+    request.options.control.stop = Some(stop.clone());
     let mut runner = take_runner();
     let result = trace_source(py, &source, algo, &request, &mut runner, &stop);
     give_back(runner);
@@ -89,13 +89,13 @@ fn trace_source(
                     trace_one(self.runner, &game, self.algo, self.request)
                 }
             }
-            let heuristic = request.options.depth.is_some();
-            run_search(py, builtin_stack(request.options.depth), stop, || {
+            let heuristic = request.options.limits.depth.is_some();
+            run_search(py, builtin_stack(request.options.limits.depth), stop, || {
                 with_game(*kind, position, heuristic, TraceGame { runner, request, algo })
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => search_py_game(py, obj, request.options.depth, stop, |game: &PyGame<'_>| {
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, stop, |game: &PyGame<'_>| {
             trace_one(runner, game, algo, request)
         }),
     }

@@ -26,7 +26,7 @@
 //! Both sides search from scratch each time, with a fresh table of 16 MiB,
 //! iterative deepening 1, 2, ..., `DEPTH`. Like the crate, which never
 //! looks up or stores a position at depth 0, our plain contenders run with
-//! [`SearchOptions::table_at_horizon`] off; the `+leaves` ones keep the
+//! [`Enhancements::table_at_horizon`](crate::Enhancements::table_at_horizon) off; the `+leaves` ones keep the
 //! library's default (horizon positions in the table, which the MT drivers'
 //! equivalence to SSS\* needs). The crate shuffles the root moves
 //! at random (`choose_move`), so its node counts vary from run to run.
@@ -61,13 +61,14 @@ use stockman::{
     algorithms::iterative, thread_cpu_time, Algorithm, ConnectFour, Game, NoObserver, Outcome, Parallel, Role,
     SearchOptions, SharedTable, TableSize, Value,
 };
+use stockman::{Enhancements, Limits};
 
 /// Plies searched.
 const DEPTH: u32 = 16;
 /// Transposition table of both sides, in MiB.
 const TABLE_MB: usize = 16;
 /// One of our contenders: an algorithm driven by `iterative::search`, with
-/// or without the table at the horizon ([`SearchOptions::table_at_horizon`]).
+/// or without the table at the horizon ([`Enhancements::table_at_horizon`](crate::Enhancements::table_at_horizon)).
 #[derive(Clone, Copy)]
 struct Ours {
     algo: Algorithm,
@@ -278,10 +279,13 @@ fn game(moves: &str) -> ConnectFour {
 
 fn our_options(depth: u32, table_at_horizon: bool) -> SearchOptions {
     SearchOptions {
-        depth: Some(depth),
+        limits: Limits::to_depth(depth),
         table: TableSize::Megabytes(TABLE_MB),
-        table_at_horizon,
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_at_horizon,
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     }
 }

@@ -19,6 +19,7 @@ use stockman::{
     thread_cpu_time, Algorithm, ChessGame, ConnectFour, Game, Playable, RandomSpec, RandomTree, SearchOptions,
     TableSize, TicTacToe, Value,
 };
+use stockman::{Enhancements, Limits};
 
 /// One measured search: its name, the search, its value and positions.
 struct Case {
@@ -30,9 +31,15 @@ struct Case {
 
 fn with_table(depth: Option<u32>) -> SearchOptions {
     SearchOptions {
-        depth,
+        limits: Limits {
+            depth,
+            ..Default::default()
+        },
         table: TableSize::Megabytes(64),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     }
 }

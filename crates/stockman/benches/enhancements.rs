@@ -15,6 +15,7 @@
 use std::time::{Duration, Instant};
 use stockman::algorithms::iterative;
 use stockman::{Algorithm, AnyTable, ConnectFour, Heuristics, NoObserver, SearchOptions, Table, TableSize};
+use stockman::{Enhancements, Limits};
 
 const SET: &str = include_str!("../tests/data/connect4/Test_L2_R2");
 
@@ -27,14 +28,20 @@ fn env(name: &str, default: usize) -> usize {
 fn configs() -> Vec<(&'static str, SearchOptions)> {
     let base = SearchOptions {
         table: TableSize::Megabytes(64),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     vec![
         (
             "none (no table move)",
             SearchOptions {
-                table_move_first: false,
+                enhancements: Enhancements {
+                    table_move_first: false,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
@@ -42,36 +49,51 @@ fn configs() -> Vec<(&'static str, SearchOptions)> {
         (
             "+ history",
             SearchOptions {
-                history: true,
+                enhancements: Enhancements {
+                    history: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "+ killers",
             SearchOptions {
-                killers: true,
+                enhancements: Enhancements {
+                    killers: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "+ ETC",
             SearchOptions {
-                etc: true,
+                enhancements: Enhancements {
+                    etc: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "+ aspiration 10",
             SearchOptions {
-                aspiration: Some(10),
+                enhancements: Enhancements {
+                    aspiration: Some(10),
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "+ history, killers",
             SearchOptions {
-                history: true,
-                killers: true,
+                enhancements: Enhancements {
+                    history: true,
+                    killers: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
@@ -100,7 +122,10 @@ fn main() {
             g,
             Algorithm::AlphaBeta,
             &SearchOptions {
-                depth: Some(depth),
+                limits: Limits {
+                    depth: Some(depth),
+                    ..configs()[1].1.limits
+                },
                 ..configs()[1].1.clone()
             },
             &mut NoObserver,
@@ -121,7 +146,10 @@ fn main() {
         for round in 0..rounds {
             for (c, (_, cfg)) in cfgs.iter().enumerate() {
                 let o = SearchOptions {
-                    depth: Some(depth),
+                    limits: Limits {
+                        depth: Some(depth),
+                        ..cfg.limits
+                    },
                     ..cfg.clone()
                 };
                 let mut total = 0;

@@ -36,6 +36,7 @@ use std::time::Duration;
 use stockman::games::othello::{MoveOrder, Othello};
 use stockman::games::positions::parse_positions;
 use stockman::{Algorithm, AnyTable, NoObserver, Playable, Presearch, SearchError, SearchOptions, Table, TableSize};
+use stockman::{Enhancements, Limits, Params};
 
 const SUITE: &str = include_str!("../tests/data/othello/fforum-40-59.obf");
 
@@ -98,12 +99,18 @@ fn main() {
         }
     };
     let opts = SearchOptions {
-        presearch,
+        limits: Limits {
+            nodes: max_nodes,
+            ..Default::default()
+        },
         table: TableSize::Megabytes(mb),
-        table_move_first: true,
-        max_nodes,
-        etc: etc.is_some(),
-        etc_min_depth: etc.unwrap_or(0),
+        enhancements: Enhancements {
+            presearch,
+            table_move_first: true,
+            etc: etc.is_some(),
+            etc_min_depth: etc.unwrap_or(0),
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     // `FFO_GUESS=suite`: MTD(f) starts from the true value (`None` here: how
@@ -120,7 +127,7 @@ fn main() {
                 .expect("FFO_GUESS=suite+N"),
         ),
         Ok(v) => (Some(v.parse().expect("FFO_GUESS")), 0),
-        Err(_) => (Some(opts.first_guess), 0),
+        Err(_) => (Some(opts.params.first_guess), 0),
     };
     let mut table = AnyTable::new(opts.table);
     table.touch();
@@ -146,7 +153,10 @@ fn main() {
             .with_order(order);
         let expected = line.expected.expect("FFO lines have scores");
         let opts = SearchOptions {
-            first_guess: guess.unwrap_or(expected + offset),
+            params: Params {
+                first_guess: guess.unwrap_or(expected + offset),
+                ..opts.params
+            },
             ..opts.clone()
         };
         for (k, &algo) in algos.iter().enumerate() {

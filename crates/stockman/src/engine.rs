@@ -25,25 +25,9 @@ use crate::algorithms::{iterative, Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
-use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::search::{Limits, Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
 use crate::table::{AnyTable, Table, TableSize};
-use std::time::Duration;
-
-/// How far one [`Engine::best_move`] may search; any combination, and
-/// none at all searches to the end of the game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// The deepest iteration.
-    pub depth: Option<u32>,
-    /// Wall-clock time for the move.
-    pub time: Option<Duration>,
-    /// Positions visited for the move.
-    pub nodes: Option<u64>,
-    /// No iteration starts after this much time (a clock's soft budget,
-    /// see [`crate::clock`]); [`Limits::time`] is the hard stop.
-    pub soft_time: Option<Duration>,
-}
 
 /// Iterative deepening with one algorithm, keeping its table and move-ordering
 /// heuristics between the moves of a game.
@@ -257,10 +241,7 @@ impl Engine {
     /// The options of one move's search.
     fn options_for(&self, limits: &Limits) -> SearchOptions {
         SearchOptions {
-            depth: limits.depth,
-            time_limit: limits.time,
-            max_nodes: limits.nodes,
-            soft_time_limit: limits.soft_time,
+            limits: *limits,
             ..self.options.clone()
         }
     }

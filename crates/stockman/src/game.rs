@@ -103,7 +103,7 @@ pub trait Game {
     /// A search to terminal positions has no remaining depth to tell a
     /// large subtree from a small one; it takes this instead where it
     /// spends work only on large subtrees
-    /// ([`SearchOptions::etc_min_depth`](crate::SearchOptions::etc_min_depth)).
+    /// ([`Enhancements::etc_min_depth`](crate::Enhancements::etc_min_depth)).
     /// Only a hint: it never decides a value or a cut-off, so a wrong one
     /// costs time, not correctness.
     fn moves_left_hint(&self, _pos: &Self::Position) -> Option<u32> {

@@ -36,6 +36,7 @@ pub mod games;
 mod key_map;
 pub mod minimal;
 pub mod observe;
+pub mod options;
 pub mod ordering;
 pub mod run;
 pub mod search;
@@ -46,9 +47,9 @@ pub mod table;
 pub mod trees;
 pub mod value;
 
-pub use algorithms::{Algorithm, Parallel, UnknownAlgorithm};
+pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use clock::{Budget, Clock};
-pub use engine::{Engine, Limits, DEFAULT_SHARED_TABLE_MB};
+pub use engine::{Engine, DEFAULT_SHARED_TABLE_MB};
 pub use game::{CostlyEval, Game, Narrowed, PathPosition, Unfolded};
 pub use games::{Checkers, ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};
 pub use minimal::{minimal_tree, MinimalTree};
@@ -56,8 +57,12 @@ pub use observe::{
     dewey, Event, Fail, Gamma, Iteration, LeafRecorder, NoObserver, Observer, Pass, State, Status, Step, Tracer,
     WindowRecorder,
 };
+pub use options::{
+    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Threads,
+    DEFAULT_MAX_OPEN,
+};
 pub use ordering::Heuristics;
-pub use search::{Limit, Outcome, Partial, Presearch, Research, SearchError, SearchOptions, DEFAULT_MAX_OPEN};
+pub use search::{Limit, Outcome, Partial, SearchError};
 pub use shared_table::{SharedHandle, SharedTable, TableInUse};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{

@@ -1,256 +1,17 @@
-//! What every search shares: options, limits, outcome, errors.
+//! What every search shares: its outcome, its errors, and the budget that
+//! holds its limits. The options are in [`crate::options`], re-exported
+//! here.
 
 use crate::stats::Stats;
-use crate::table::TableSize;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The default cap on OPEN-list entries of the best-first searches.
-///
-/// A live OPEN state of SSS\* or Dual\* costs a 32-byte queue entry, at most
-/// one arena node above it (88 bytes plus the position) and, in the worst
-/// case, four stale 32-byte entries waiting for a sweep: under 250 bytes for
-/// the bundled trees and games, so 50 million states stay below 12 GiB. A
-/// search that would need more stops with [`SearchError::OpenLimit`] instead
-/// of being killed by the operating system on a 24 GiB machine.
-pub const DEFAULT_MAX_OPEN: usize = 50_000_000;
-
-/// Options common to every search.
-#[derive(Clone, Debug)]
-pub struct SearchOptions {
-    /// The horizon in plies: nodes this deep are evaluated as leaves even if
-    /// the game goes on. `None` searches down to terminal positions.
-    pub depth: Option<u32>,
-    /// Stop with [`SearchError::NodeLimit`] after this many positions visited.
-    pub max_nodes: Option<u64>,
-    /// Stop with [`SearchError::TimeLimit`] after this much wall-clock time.
-    pub time_limit: Option<Duration>,
-    /// Stop with [`SearchError::OpenLimit`] when OPEN would hold more entries.
-    pub max_open: usize,
-    /// The transposition table of the searches that use one.
-    pub table: TableSize,
-    /// MTD(f)'s first guess (default 0).
-    pub first_guess: Value,
-    /// Whether searches with a table try the table's best move first.
-    /// Off by default: it changes the left-to-right order of children, and
-    /// the SSS\* = MT-SSS\* theorem holds for a fixed order.
-    pub table_move_first: bool,
-    /// Whether positions at the depth limit (`depth`) are looked up in and
-    /// stored into the table (default: yes). Their value is one evaluation
-    /// away, so leaving them out saves a memory access per leaf; but then
-    /// the MT drivers evaluate a leaf again in every pass that reaches it,
-    /// and MT-SSS\* evaluates each leaf once, as SSS\* does, only when leaf
-    /// values are kept. Searches to terminal positions have no such positions.
-    pub table_at_horizon: bool,
-    /// The history heuristic ([`crate::ordering`]): moves that were best or
-    /// cut off elsewhere are tried first. Needs [`Game::move_key`](crate::Game::move_key).
-    /// Suspends the leaf-order theorems (it reorders children); values stay.
-    pub history: bool,
-    /// Two killer moves per ply ([`crate::ordering`]), tried after the
-    /// table's move. Needs [`Game::move_key`](crate::Game::move_key).
-    /// Suspends the leaf-order theorems; values stay.
-    pub killers: bool,
-    /// Enhanced transposition cutoffs (Plaat et al. 1996): before searching
-    /// a node's children, look each up in the table and stop at once if one
-    /// already proves a cutoff. Visits fewer nodes, and different ones, so
-    /// the leaf-set theorems do not apply; values stay.
-    pub etc: bool,
-    /// Enhanced transposition cutoffs only at nodes with at least this much
-    /// left below them: the smaller of their draft (unbounded in a search
-    /// to terminal positions) and the game's
-    /// [`Game::moves_left_hint`](crate::Game::moves_left_hint). Looking up
-    /// every child costs as much at a small subtree as at a large one and
-    /// saves far less there (FFO #40-#47 with MTD(f): everywhere, 5% more
-    /// time than without; from 12 empty squares up, 11% less). 0 (the
-    /// default): everywhere.
-    pub etc_min_depth: u32,
-    /// A presearch before a search to the end of the game
-    /// ([`Presearch`]): the same algorithm first solves the game
-    /// [`Narrowed`](crate::Narrowed) to its first few moves, into the same
-    /// table, so that the full search finds a best move stored at most of
-    /// its nodes. Ignored by depth-limited searches (iterative deepening
-    /// already leaves such moves) and by searches without a table. `None`
-    /// (the default): none. Its work is counted in the search's statistics,
-    /// and the node and time limits hold for both searches together.
-    pub presearch: Option<Presearch>,
-    /// Aspiration windows for alpha-beta and NegaScout under iterative
-    /// deepening: each iteration after the first searches
-    /// `(previous - w, previous + w)` first, and again, as
-    /// [`SearchOptions::aspiration_research`] says, only if the value falls
-    /// outside. `None`: full windows. In the game's value units (Connect
-    /// Four's heuristic: 100 per point of score).
-    pub aspiration: Option<Value>,
-    /// How an aspiration window that failed is searched again: on the
-    /// failing side only, from the fail-soft bound the first search
-    /// returned ([`Research::OneSided`], the default, as game programs
-    /// do), or with the full window ([`Research::Full`]).
-    pub aspiration_research: Research,
-    /// Best Node Search's first window: `(t - w, t + w)` around its first
-    /// separation value `t` ([`SearchOptions::bns_first_test`], which
-    /// iterative deepening sets to the previous iteration's bound), widened
-    /// to the game's whole range on a side the passes leave it. `None`
-    /// (the default): the game's whole range from the start, as Rutko.
-    /// Gives BNS in a game program the start MTD(f) has (a value near the
-    /// previous iteration's) instead of bisecting ±100,000.
-    pub bns_window: Option<Value>,
-    /// Where a search publishes how many positions it has visited so far
-    /// (every 1,024 positions), for a progress display in another thread.
-    /// `None` (the default): nowhere. Iterative deepening counts each
-    /// iteration from 0.
-    pub progress: Option<Arc<AtomicU64>>,
-    /// Best Node Search's first separation value, where something outside
-    /// the search knows a likely value (Rutko: "an initial guess ...
-    /// possibly based on statistical information obtained elsewhere").
-    /// `None` (the default): the guess function's. Iterative deepening sets
-    /// it to the previous iteration's proven bound, so a best move that
-    /// stays best is confirmed in one pass.
-    pub bns_first_test: Option<Value>,
-    /// Best Node Search's guess function when it runs through the
-    /// algorithm registry: Rutko's (the default) or the midpoint of the
-    /// bounds ([`crate::algorithms::bns::GuessKind`]).
-    pub bns_guess: crate::algorithms::bns::GuessKind,
-    /// A flag that another thread raises to stop the search (a user's
-    /// interrupt, a UCI `stop`, the end of a parallel search): the search
-    /// looks at it every 1,024 positions and stops as at a time limit,
-    /// with [`SearchError::Stopped`] (iterative deepening: with the last
-    /// completed depth). `None` (the default): nothing can stop it.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Iterative deepening: no iteration starts once this much time has
-    /// passed (the answer is then the last completed iteration's, with
-    /// [`Outcome::stopped_by`] the time): a game program's soft budget, beside
-    /// the hard [`SearchOptions::time_limit`]. `None` (the default): iterations
-    /// start until a limit stops one.
-    pub soft_time_limit: Option<Duration>,
-    /// Threads per search (default 1: the exact one-thread trees and
-    /// counts). Honoured by [`Algorithm::search_shared`](crate::Algorithm::search_shared),
-    /// which needs a game the threads can share (the [`run`](crate::run)
-    /// layer and the [`Engine`](crate::Engine) take their own counts:
-    /// `Request::threads`, `Engine::with_threads`).
-    /// [`Algorithm::search`](crate::Algorithm::search), which takes any game
-    /// (one that threads cannot share too), refuses more than 1 with
-    /// [`SearchError::Unsupported`] rather than search on one thread unasked.
-    pub threads: usize,
-    /// How several threads share a depth-first search (default ABDADA).
-    pub parallel: crate::algorithms::Parallel,
-}
-
-/// What [`SearchOptions::presearch`] solves first: the game narrowed to
-/// its first `width` moves at positions with at least `min_left` moves left
-/// ([`Narrowed`](crate::Narrowed)).
-///
-/// Dedicated Othello solvers do the same with selective searches before
-/// the exact one: a narrow tree is cheap to solve and its best moves are
-/// often the full tree's. It pays only where the game's own order is good
-/// enough for the narrow tree to hold the best moves: on FFO #40-#49 with
-/// MTD(f), width 4 from 12 empty squares visits 8.5% fewer positions (the
-/// presearch included), but on #50-#52 11.5% more (docs/guide/performance.md),
-/// so it is off unless asked for. Its values never reach the full search: the presearch stores
-/// its entries at other drafts (a depth-limited search of
-/// [`Presearch::DEPTH`] plies), which a search to the end uses for their
-/// moves only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Presearch {
-    /// Moves kept at a narrowed position (the game's first ones).
-    pub width: usize,
-    /// Positions with fewer moves left than this keep all their moves.
-    pub min_left: u32,
-}
-
-impl Presearch {
-    /// The presearch's depth limit: more plies than any game here lasts,
-    /// and drafts (this minus the ply) that a search to the end, whose
-    /// draft is `u32::MAX`, never uses as bounds.
-    pub const DEPTH: u32 = 1000;
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            depth: None,
-            max_nodes: None,
-            time_limit: None,
-            max_open: DEFAULT_MAX_OPEN,
-            table: TableSize::Unbounded,
-            first_guess: 0,
-            table_move_first: false,
-            table_at_horizon: true,
-            history: false,
-            killers: false,
-            etc: false,
-            etc_min_depth: 0,
-            presearch: None,
-            aspiration: None,
-            aspiration_research: Research::OneSided,
-            bns_window: None,
-            progress: None,
-            bns_first_test: None,
-            bns_guess: crate::algorithms::bns::GuessKind::Rutko,
-            stop: None,
-            soft_time_limit: None,
-            threads: 1,
-            parallel: crate::algorithms::Parallel::Abdada,
-        }
-    }
-}
-
-impl SearchOptions {
-    /// What a game-playing program uses with iterative deepening: a fixed
-    /// 64 MiB table, the table's move first, enhanced transposition cutoffs
-    /// and an aspiration window of `aspiration` for alpha-beta and
-    /// NegaScout. History and killers stay off: on Connect Four they
-    /// override the game's own threat-first order and cost 1.5-2x the
-    /// positions (README, "Move-ordering enhancements"); turn them on for
-    /// games whose own order knows less. The default options keep all of
-    /// these off, because the theorems about leaf orders and leaf sets
-    /// assume a fixed left-to-right order.
-    pub fn engine(aspiration: Option<Value>) -> SearchOptions {
-        SearchOptions {
-            table: TableSize::Megabytes(64),
-            table_move_first: true,
-            etc: true,
-            aspiration,
-            bns_window: aspiration,
-            ..SearchOptions::default()
-        }
-    }
-}
-
-/// How iterative deepening searches again after an aspiration window
-/// failed ([`SearchOptions::aspiration_research`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Research {
-    /// The failing side only: after a fail low at `g` (the value is at
-    /// most `g`), the window `(-inf, g + 1)`; after a fail high, `(g - 1,
-    /// +inf)`. What game programs do, and never more work than `Full`'s
-    /// re-search when the first search's bound is fail-soft.
-    #[default]
-    OneSided,
-    /// The full window again, whatever side failed.
-    Full,
-}
-
-impl Research {
-    /// The name the command line uses: `one-sided` or `full`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Research::OneSided => "one-sided",
-            Research::Full => "full",
-        }
-    }
-}
-
-impl std::str::FromStr for Research {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Research, String> {
-        match s {
-            "one-sided" => Ok(Research::OneSided),
-            "full" => Ok(Research::Full),
-            _ => Err(format!("unknown re-search `{s}` (one-sided or full)")),
-        }
-    }
-}
+pub use crate::options::{
+    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Threads,
+    DEFAULT_MAX_OPEN,
+};
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,11 +62,11 @@ impl<M> Outcome<M> {
 /// A search limit, as the caller gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
-    /// [`SearchOptions::max_nodes`].
+    /// [`Limits::nodes`](crate::Limits::nodes).
     Nodes(u64),
-    /// [`SearchOptions::time_limit`].
+    /// [`Limits::time`](crate::Limits::time).
     Time(Duration),
-    /// [`SearchOptions::stop`]: a stop requested from outside.
+    /// [`Control::stop`](crate::Control::stop): a stop requested from outside.
     Stop,
 }
 
@@ -375,7 +136,7 @@ pub enum SearchError {
         /// What it had proved by then.
         partial: Partial,
     },
-    /// [`SearchOptions::stop`] was raised.
+    /// [`Control::stop`](crate::Control::stop) was raised.
     Stopped {
         /// What the search had done when it stopped.
         stats: Stats,
@@ -466,12 +227,12 @@ impl SearchError {
     pub(crate) fn for_caller(self, opts: &SearchOptions, before: Stats) -> SearchError {
         match self {
             SearchError::NodeLimit { limit, stats, partial } => SearchError::NodeLimit {
-                limit: opts.max_nodes.unwrap_or(limit),
+                limit: opts.limits.nodes.unwrap_or(limit),
                 stats: before + stats,
                 partial,
             },
             SearchError::TimeLimit { limit, stats, partial } => SearchError::TimeLimit {
-                limit: opts.time_limit.unwrap_or(limit),
+                limit: opts.limits.time.unwrap_or(limit),
                 stats: before + stats,
                 partial,
             },
@@ -603,9 +364,9 @@ pub(crate) struct Budget {
     /// The next node count at which [`Budget::check`] must look: the
     /// earlier of the clock's next turn and the node limit's excess.
     next_check: u64,
-    /// [`SearchOptions::progress`].
+    /// [`Control::progress`](crate::Control::progress).
     progress: Option<Arc<AtomicU64>>,
-    /// [`SearchOptions::stop`].
+    /// [`Control::stop`](crate::Control::stop).
     stop: Option<Arc<AtomicBool>>,
     /// The node limit of a team of threads, when this search is one of
     /// them: the positions this one may visit are taken from it in chunks
@@ -668,15 +429,15 @@ impl NodePool {
 
 impl Budget {
     pub(crate) fn new(opts: &SearchOptions) -> Budget {
-        let max_nodes = opts.max_nodes.unwrap_or(u64::MAX);
+        let max_nodes = opts.limits.nodes.unwrap_or(u64::MAX);
         Budget {
             start: Instant::now(),
             max_nodes,
-            time_limit: opts.time_limit,
+            time_limit: opts.limits.time,
             next_clock_check: CLOCK_INTERVAL,
             next_check: CLOCK_INTERVAL.min(max_nodes.saturating_add(1)),
-            progress: opts.progress.clone(),
-            stop: opts.stop.clone(),
+            progress: opts.control.progress.clone(),
+            stop: opts.control.stop.clone(),
             pool: None,
             reserved: 0,
         }

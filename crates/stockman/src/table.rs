@@ -5,10 +5,12 @@ use crate::key_map::KeyMap;
 use crate::value::{Value, INF};
 
 /// How much memory a transposition table may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TableSize {
     /// A hash map that keeps every entry: never loses information, grows
-    /// with the search. The right choice for the theorems on trees.
+    /// with the search. The right choice for the theorems on trees (the
+    /// default).
+    #[default]
     Unbounded,
     /// A fixed array of about this many mebibytes, with replacement.
     Megabytes(usize),
@@ -85,9 +87,9 @@ impl TableSize {
 ///
 /// # Example
 /// ```
-/// use stockman::{algorithms::iterative, table::principal_variation, Algorithm, AnyTable, Game, SearchOptions, TableSize, TicTacToe};
+/// use stockman::{algorithms::iterative, table::principal_variation, Algorithm, AnyTable, Enhancements, Game, Limits, SearchOptions, TableSize, TicTacToe};
 /// let game = TicTacToe::new();
-/// let opts = SearchOptions { depth: Some(9), table_move_first: true, ..Default::default() };
+/// let opts = SearchOptions { limits: Limits::to_depth(9), enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
 /// let mut table = AnyTable::try_new(TableSize::Megabytes(1)).unwrap();
 /// let out = iterative::search_in(&game, Algorithm::Mtdf, &opts, &mut stockman::NoObserver, &mut table).unwrap();
 /// let pv = principal_variation(&game, &mut table, out.best_index, 9);

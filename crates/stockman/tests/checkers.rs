@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use stockman::games::checkers::{Checkers, WIN};
 use stockman::{Algorithm, Game, LeafRecorder, Outcome, Playable, Role, SearchOptions, TableSize, Unfolded, Value};
+use stockman::{Enhancements, Limits};
 
 fn game(text: &str) -> Checkers {
     Checkers::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -37,7 +38,7 @@ fn minimax<G: Game>(g: &G, pos: &G::Position, depth: u32) -> Value {
 
 fn depth(d: u32) -> SearchOptions {
     SearchOptions {
-        depth: Some(d),
+        limits: Limits::to_depth(d),
         ..Default::default()
     }
 }
@@ -46,12 +47,15 @@ fn depth(d: u32) -> SearchOptions {
 /// history, killers and enhanced transposition cutoffs.
 fn enhanced(d: u32) -> SearchOptions {
     SearchOptions {
-        depth: Some(d),
+        limits: Limits::to_depth(d),
         table: TableSize::Megabytes(8),
-        table_move_first: true,
-        history: true,
-        killers: true,
-        etc: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            history: true,
+            killers: true,
+            etc: true,
+            ..Default::default()
+        },
         ..Default::default()
     }
 }

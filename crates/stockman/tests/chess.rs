@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use stockman::games::chess::{ChessGame, MATE};
 use stockman::{Algorithm, Game, LeafRecorder, Outcome, Playable, Role, SearchOptions, TableSize, Unfolded, Value};
+use stockman::{Enhancements, Limits};
 
 /// Leaf nodes `depth` plies below `pos`, through the game's own `moves`
 /// and `play` (so it checks the move list and copy-make, not cozy-chess).
@@ -114,7 +115,7 @@ fn minimax<G: Game>(g: &G, pos: &G::Position, depth: u32) -> Value {
 
 fn depth(d: u32) -> SearchOptions {
     SearchOptions {
-        depth: Some(d),
+        limits: Limits::to_depth(d),
         ..Default::default()
     }
 }
@@ -123,12 +124,15 @@ fn depth(d: u32) -> SearchOptions {
 /// history, killers and enhanced transposition cutoffs.
 fn enhanced(d: u32) -> SearchOptions {
     SearchOptions {
-        depth: Some(d),
+        limits: Limits::to_depth(d),
         table: TableSize::Megabytes(8),
-        table_move_first: true,
-        history: true,
-        killers: true,
-        etc: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            history: true,
+            killers: true,
+            etc: true,
+            ..Default::default()
+        },
         ..Default::default()
     }
 }
@@ -386,7 +390,10 @@ fn a_perpetual_check_saves_the_side_behind() {
         .filter(|a| !a.is_best_first() && **a != Algorithm::Minimax)
     {
         let opts = SearchOptions {
-            depth: Some(5),
+            limits: Limits {
+                depth: Some(5),
+                ..SearchOptions::engine(Some(10)).limits
+            },
             ..SearchOptions::engine(Some(10))
         };
         let out = stockman::algorithms::iterative::search(&g, a, &opts).unwrap();

@@ -11,6 +11,7 @@ use stockman::games::ConnectFour;
 use stockman::{
     Algorithm, AnyTable, FixedTable, Game, NoObserver, Playable, Role, SearchOptions, Stats, TableSize, Value,
 };
+use stockman::{Enhancements, Limits};
 
 /// The table of the easy sets. Their searches store at most a few thousand
 /// entries, and each search allocates and fills its own table, which takes
@@ -38,7 +39,10 @@ fn check_set(name: &str, text: &str, algo: Algorithm, table: TableSize, limit: O
     let set = &set[..limit.unwrap_or(set.len()).min(set.len())];
     let opts = SearchOptions {
         table,
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut total = Stats::default();
@@ -97,7 +101,10 @@ fn decided_roots_still_name_a_best_move() {
     let game = ConnectFour::from_moves("121212").unwrap();
     let opts = SearchOptions {
         table: EASY_TABLE,
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     for &algo in Algorithm::ALL {
@@ -184,7 +191,10 @@ fn test_l1_r2_first_20() {
 #[test]
 fn a_tiny_table_costs_nodes_never_values() {
     let opts = SearchOptions {
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let set = load(L2_R1);
@@ -218,7 +228,7 @@ fn a_tiny_table_costs_nodes_never_values() {
         let moves = random_moves(1000 + seed, 8 + (seed % 10) as usize);
         let game = ConnectFour::from_moves(&moves).unwrap().with_heuristic();
         let opts = SearchOptions {
-            depth: Some(5),
+            limits: Limits::to_depth(5),
             ..Default::default()
         };
         let want = minimax::search(&game, &opts).unwrap().value;
@@ -391,7 +401,10 @@ fn game_knowledge_preserves_the_value() {
     // Late positions, so that the rules-only game can be solved quickly.
     let opts = SearchOptions {
         table: TableSize::Megabytes(16),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut checked = 0;
@@ -426,13 +439,13 @@ proptest! {
     ) {
         let moves = random_moves(seed, len);
         let game = ConnectFour::from_moves(&moves).unwrap().with_heuristic();
-        let opts = SearchOptions { depth: Some(depth), ..Default::default() };
+        let opts = SearchOptions { limits: Limits::to_depth(depth), ..Default::default() };
         let want = minimax::search(&game, &opts).unwrap().value.unwrap();
         prop_assert!(want.abs() <= 100 * 18);
         let (lo, hi) = game.bounds(&game.root());
         prop_assert!(lo <= want && want <= hi, "{} outside {}..={}", want, lo, hi);
         let table = TableSize::Megabytes(1);
-        let tt = SearchOptions { table, table_move_first: true, ..opts.clone() };
+        let tt = SearchOptions { table, enhancements: Enhancements { table_move_first: true, ..opts.enhancements }, ..opts.clone() };
         let runs = [
             ("alphabeta", alphabeta::search(&game, &opts)),
             ("negascout", negascout::search(&game, &opts)),
@@ -472,7 +485,10 @@ proptest! {
 fn the_whole_game() {
     let opts = SearchOptions {
         table: TableSize::Megabytes(4096),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let game = ConnectFour::from_position("").unwrap();

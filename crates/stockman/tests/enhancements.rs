@@ -8,21 +8,25 @@ use stockman::algorithms::iterative;
 use stockman::{
     Algorithm, ConnectFour, Engine, Game, Limits, Playable, Presearch, Research, SearchOptions, TableSize, TicTacToe,
 };
+use stockman::{Enhancements, Params};
 
 /// Every combination of the enhancements, as options at `depth`.
 fn combinations(depth: u32) -> Vec<SearchOptions> {
     let mut out = Vec::new();
     for bits in 0..32u32 {
         out.push(SearchOptions {
-            depth: Some(depth),
+            limits: Limits::to_depth(depth),
             table: TableSize::Megabytes(2),
-            table_move_first: bits & 1 != 0,
-            history: bits & 2 != 0,
-            killers: bits & 4 != 0,
-            etc: bits & 8 != 0,
-            // Half of them look for cut-offs only halfway down.
-            etc_min_depth: if bits & 1 != 0 { depth / 2 } else { 0 },
-            aspiration: (bits & 16 != 0).then_some(30),
+            enhancements: Enhancements {
+                table_move_first: bits & 1 != 0,
+                history: bits & 2 != 0,
+                killers: bits & 4 != 0,
+                etc: bits & 8 != 0,
+                // Half of them look for cut-offs only halfway down.
+                etc_min_depth: if bits & 1 != 0 { depth / 2 } else { 0 },
+                aspiration: (bits & 16 != 0).then_some(30),
+                ..Default::default()
+            },
             ..SearchOptions::default()
         });
     }
@@ -59,7 +63,7 @@ const DEPTH_FIRST: [Algorithm; 7] = [
 /// The value every enhanced search must find, by plain minimax-order alpha-beta.
 fn reference<G: Game>(game: &G, depth: u32) -> Option<i32> {
     let o = SearchOptions {
-        depth: Some(depth),
+        limits: Limits::to_depth(depth),
         ..SearchOptions::default()
     };
     Algorithm::AlphaBeta.search(game, &o).unwrap().value
@@ -110,13 +114,19 @@ fn check_windows<G: Game>(game: &G, depth: u32) {
     for width in [1, 3, 30] {
         for research in [Research::OneSided, Research::Full] {
             let o = SearchOptions {
-                depth: Some(depth),
+                limits: Limits::to_depth(depth),
                 table: TableSize::Megabytes(2),
-                table_move_first: true,
-                etc: true,
-                aspiration: Some(width),
-                aspiration_research: research,
-                bns_window: Some(width),
+                enhancements: Enhancements {
+                    table_move_first: true,
+                    etc: true,
+                    aspiration: Some(width),
+                    aspiration_research: research,
+                    ..Default::default()
+                },
+                params: Params {
+                    bns_window: Some(width),
+                    ..Default::default()
+                },
                 ..SearchOptions::default()
             };
             for algo in [Algorithm::AlphaBeta, Algorithm::NegaScout] {
@@ -157,9 +167,15 @@ fn one_sided_research_costs_no_more_than_full() {
             let game = ConnectFour::from_moves(position).unwrap().with_heuristic();
             for algo in [Algorithm::AlphaBeta, Algorithm::NegaScout] {
                 let o = SearchOptions {
-                    depth: Some(10),
-                    aspiration: Some(1),
-                    aspiration_research: research,
+                    limits: Limits {
+                        depth: Some(10),
+                        ..SearchOptions::engine(Some(1)).limits
+                    },
+                    enhancements: Enhancements {
+                        aspiration: Some(1),
+                        aspiration_research: research,
+                        ..SearchOptions::engine(Some(1)).enhancements
+                    },
                     ..SearchOptions::engine(Some(1))
                 };
                 let o = SearchOptions {
@@ -183,14 +199,20 @@ fn one_sided_research_costs_no_more_than_full() {
 fn without_move_keys_history_and_killers_change_nothing() {
     let tree = stockman::RandomTree::new(stockman::RandomSpec::parse("width=4,depth=6,seed=3").unwrap());
     let plain = SearchOptions {
-        depth: Some(6),
+        limits: Limits::to_depth(6),
         table: TableSize::Megabytes(1),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     let learning = SearchOptions {
-        history: true,
-        killers: true,
+        enhancements: Enhancements {
+            history: true,
+            killers: true,
+            ..plain.enhancements
+        },
         ..plain.clone()
     };
     for algo in DEPTH_FIRST {
@@ -206,9 +228,12 @@ fn without_move_keys_history_and_killers_change_nothing() {
 fn each_enhancement_changes_the_search() {
     let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
     let base = SearchOptions {
-        depth: Some(9),
+        limits: Limits::to_depth(9),
         table: TableSize::Megabytes(4),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     let nodes = |o: &SearchOptions| iterative::search(&game, Algorithm::NegaScout, o).unwrap().stats.nodes;
@@ -217,28 +242,40 @@ fn each_enhancement_changes_the_search() {
         (
             "history",
             SearchOptions {
-                history: true,
+                enhancements: Enhancements {
+                    history: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "killers",
             SearchOptions {
-                killers: true,
+                enhancements: Enhancements {
+                    killers: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "etc",
             SearchOptions {
-                etc: true,
+                enhancements: Enhancements {
+                    etc: true,
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
         (
             "aspiration",
             SearchOptions {
-                aspiration: Some(10),
+                enhancements: Enhancements {
+                    aspiration: Some(10),
+                    ..base.enhancements
+                },
                 ..base.clone()
             },
         ),
@@ -251,8 +288,11 @@ fn each_enhancement_changes_the_search() {
 #[test]
 fn new_game_resets_killers_and_history() {
     let learning = SearchOptions {
-        history: true,
-        killers: true,
+        enhancements: Enhancements {
+            history: true,
+            killers: true,
+            ..SearchOptions::engine(Some(10)).enhancements
+        },
         ..SearchOptions::engine(Some(10))
     };
     let mut engine = Engine::new(Algorithm::NegaScout, learning).unwrap();
@@ -338,11 +378,14 @@ fn the_anytime_answer_is_the_completed_depth() {
 fn etc_gate_above_the_depth_turns_it_off() {
     let game = ConnectFour::new();
     let opts = |etc: bool, min: u32| SearchOptions {
-        depth: Some(8),
+        limits: Limits::to_depth(8),
         table: TableSize::Megabytes(2),
-        table_move_first: true,
-        etc,
-        etc_min_depth: min,
+        enhancements: Enhancements {
+            table_move_first: true,
+            etc,
+            etc_min_depth: min,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     for algo in [Algorithm::AlphaBeta, Algorithm::NegaScout, Algorithm::Mtdf] {
@@ -363,8 +406,11 @@ fn etc_gate_above_the_depth_turns_it_off() {
     let ttt = TicTacToe::new();
     let to_end = |min: u32| SearchOptions {
         table: TableSize::Megabytes(2),
-        etc: true,
-        etc_min_depth: min,
+        enhancements: Enhancements {
+            etc: true,
+            etc_min_depth: min,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     let a = Algorithm::Mtdf.search(&ttt, &to_end(0)).unwrap();
@@ -380,14 +426,20 @@ fn etc_gate_above_the_depth_turns_it_off() {
 fn check_presearch<G: Game>(game: &G) {
     let plain = SearchOptions {
         table: TableSize::Megabytes(2),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     };
     let want = Algorithm::AlphaBeta.search(game, &plain).unwrap().value.unwrap();
     for width in [1, 2, 3] {
         for min_left in [0, 4] {
             let o = SearchOptions {
-                presearch: Some(Presearch { width, min_left }),
+                enhancements: Enhancements {
+                    presearch: Some(Presearch { width, min_left }),
+                    ..plain.enhancements
+                },
                 ..plain.clone()
             };
             for algo in DEPTH_FIRST {
@@ -402,11 +454,17 @@ fn check_presearch<G: Game>(game: &G) {
         }
     }
     let fixed = SearchOptions {
-        depth: Some(3),
+        limits: Limits {
+            depth: Some(3),
+            ..plain.limits
+        },
         ..plain.clone()
     };
     let narrowed = SearchOptions {
-        presearch: Some(Presearch { width: 1, min_left: 0 }),
+        enhancements: Enhancements {
+            presearch: Some(Presearch { width: 1, min_left: 0 }),
+            ..fixed.enhancements
+        },
         ..fixed.clone()
     };
     for algo in DEPTH_FIRST {

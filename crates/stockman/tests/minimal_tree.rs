@@ -2,6 +2,7 @@
 //! minimal tree: w^ceil(d/2) + w^floor(d/2) - 1 leaves (Knuth and Moore
 //! 1975); `stockman::minimal_tree` computes that tree for any game.
 
+use stockman::Limits;
 use stockman::{
     minimal_tree, Algorithm, ConnectFour, ExplicitTree, RandomSpec, RandomTree, Role, SearchOptions, TicTacToe,
     Unfolded, ValueModel,
@@ -109,7 +110,7 @@ fn hand_counted_trees() {
     // the searches value them), and all three are needed.
     let m = minimal_tree(&t, 1, None).unwrap();
     let opts = SearchOptions {
-        depth: Some(1),
+        limits: Limits::to_depth(1),
         ..SearchOptions::default()
     };
     let ab = Algorithm::AlphaBeta.search(&t, &opts).unwrap();
@@ -138,7 +139,7 @@ fn transpositions_are_counted_as_tree_nodes() {
         assert!(merged.leaf_positions <= merged.leaves);
         assert!(merged.positions < tree.positions || depth < 3, "depth {depth}");
         let opts = SearchOptions {
-            depth: Some(depth),
+            limits: Limits::to_depth(depth),
             ..SearchOptions::default()
         };
         let ab = Algorithm::AlphaBeta.search(&c4, &opts).unwrap();

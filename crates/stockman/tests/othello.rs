@@ -9,13 +9,17 @@
 use stockman::games::othello::{MoveOrder, Othello};
 use stockman::games::positions::parse_positions;
 use stockman::{Algorithm, Game, LeafRecorder, Playable, Presearch, SearchOptions, TableSize, Unfolded, Value};
+use stockman::{Enhancements, Limits};
 
 const FFO: &str = include_str!("data/othello/fforum-40-59.obf");
 
 fn table(mb: usize) -> SearchOptions {
     SearchOptions {
         table: TableSize::Megabytes(mb),
-        table_move_first: true,
+        enhancements: Enhancements {
+            table_move_first: true,
+            ..Default::default()
+        },
         ..SearchOptions::default()
     }
 }
@@ -140,7 +144,7 @@ fn fixed_depth_searches_agree_with_minimax() {
         let g = Othello::from_position(text).unwrap().with_heuristic();
         for d in 1..=3 {
             let opts = SearchOptions {
-                depth: Some(d),
+                limits: Limits::to_depth(d),
                 ..SearchOptions::default()
             };
             let want = Algorithm::Minimax.search(&g, &opts).unwrap().value.unwrap();
@@ -163,7 +167,7 @@ fn mt_sss_equals_sss_on_the_othello_tree() {
         let tree = Unfolded(Othello::from_position(text).unwrap().with_heuristic());
         for d in 1..=4 {
             let opts = SearchOptions {
-                depth: Some(d),
+                limits: Limits::to_depth(d),
                 ..SearchOptions::default()
             };
             let leaves = |a: Algorithm| {
@@ -191,8 +195,11 @@ fn etc_only_where_enough_is_left() {
     let (n, g, expected, line) = suite().remove(0);
     let run = |etc: bool, min: u32| {
         let o = SearchOptions {
-            etc,
-            etc_min_depth: min,
+            enhancements: Enhancements {
+                etc,
+                etc_min_depth: min,
+                ..table(16).enhancements
+            },
             ..table(16)
         };
         let out = Algorithm::Mtdf.search(&g, &o).unwrap();
@@ -220,9 +227,12 @@ fn a_presearch_leaves_its_moves_for_the_full_search() {
     let (n, g, expected, line) = suite().remove(0);
     let run = |presearch: Option<Presearch>| {
         let o = SearchOptions {
-            etc: true,
-            etc_min_depth: 12,
-            presearch,
+            enhancements: Enhancements {
+                etc: true,
+                etc_min_depth: 12,
+                presearch,
+                ..table(16).enhancements
+            },
             ..table(16)
         };
         let out = Algorithm::Mtdf.search(&g, &o).unwrap();
@@ -248,8 +258,14 @@ fn a_presearch_shares_the_node_limit() {
     let (_, g, _, _) = suite().remove(0);
     for limit in [1_000, 60_000] {
         let o = SearchOptions {
-            presearch: Some(Presearch { width: 4, min_left: 12 }),
-            max_nodes: Some(limit),
+            limits: Limits {
+                nodes: Some(limit),
+                ..table(16).limits
+            },
+            enhancements: Enhancements {
+                presearch: Some(Presearch { width: 4, min_left: 12 }),
+                ..table(16).enhancements
+            },
             ..table(16)
         };
         match Algorithm::Mtdf.search(&g, &o) {

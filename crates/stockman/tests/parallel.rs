@@ -9,7 +9,7 @@
 mod best_moves;
 
 use stockman::run::{Runner, Settings, SourceKind};
-use stockman::{Algorithm, ConnectFour, Game, Parallel, RandomSpec, RandomTree};
+use stockman::{Algorithm, ConnectFour, Game, Limits, Parallel, RandomSpec, RandomTree, Threads};
 
 /// The algorithms with a parallel form (the depth-first ones but minimax).
 fn depth_first() -> Vec<Algorithm> {
@@ -288,7 +288,10 @@ fn parallel_sss_honours_the_node_limit() {
     use stockman::algorithms::parallel_sss;
     let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=4").unwrap());
     let opts = stockman::SearchOptions {
-        max_nodes: Some(500),
+        limits: Limits {
+            nodes: Some(500),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let e = parallel_sss::search(&tree, false, &opts, 2, 4).unwrap_err();
@@ -409,7 +412,7 @@ fn ffo_positions_are_solved_exactly_on_two_threads() {
     }
 }
 
-/// `SearchOptions::threads`: `Algorithm::search_shared` honours it (every
+/// `Threads::count`: `Algorithm::search_shared` honours it (every
 /// algorithm its one-thread value, BNS a bound holding it, both ways);
 /// `Algorithm::search`, which takes any game, refuses it; bad counts are errors.
 #[test]
@@ -420,8 +423,10 @@ fn search_options_threads_through_search_shared() {
         let value = value_of(&tree);
         for (i, &algo) in Algorithm::ALL.iter().enumerate() {
             let opts = SearchOptions {
-                threads: 2 + (seed as usize + i) % 3,
-                parallel: Parallel::ALL[i % 2],
+                threads: Threads {
+                    count: 2 + (seed as usize + i) % 3,
+                    parallel: Parallel::ALL[i % 2],
+                },
                 ..SearchOptions::default()
             };
             let out = algo.search_shared(&tree, &opts).unwrap();
@@ -439,7 +444,10 @@ fn search_options_threads_through_search_shared() {
     let tree = RandomTree::new(RandomSpec::parse("width=3,depth=3,seed=1").unwrap());
     for threads in [0, stockman::run::MAX_THREADS + 1] {
         let opts = SearchOptions {
-            threads,
+            threads: Threads {
+                count: threads,
+                ..Threads::default()
+            },
             ..SearchOptions::default()
         };
         let e = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap_err();
@@ -510,10 +518,15 @@ fn a_node_limit_holds_for_all_threads_together() {
             for deepen in [false, true] {
                 let what = format!("{threads} threads, {how}, deepened {deepen}");
                 let opts = SearchOptions {
-                    depth: Some(16),
-                    max_nodes: Some(limit),
-                    threads,
-                    parallel: how,
+                    limits: Limits {
+                        depth: Some(16),
+                        nodes: Some(limit),
+                        ..Limits::default()
+                    },
+                    threads: Threads {
+                        count: threads,
+                        parallel: how,
+                    },
                     table: stockman::TableSize::Megabytes(4),
                     ..SearchOptions::default()
                 };

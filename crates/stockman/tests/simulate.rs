@@ -5,11 +5,15 @@
 
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::simulate::{abdada, sss, SimOptions};
+use stockman::Limits;
 use stockman::{Algorithm, ConnectFour, Game, RandomSpec, RandomTree, TicTacToe};
 
 fn minimax<G: Game>(game: &G, depth: Option<u32>) -> i32 {
     let opts = stockman::SearchOptions {
-        depth,
+        limits: Limits {
+            depth,
+            ..Default::default()
+        },
         ..Default::default()
     };
     Algorithm::AlphaBeta.search(game, &opts).unwrap().value.unwrap()

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeSet;
+use stockman::Params;
 use stockman::{
     Algorithm, Event, ExplicitTree, Game, Gamma, LeafRecorder, Nested, RandomSpec, RandomTree, Role, SearchOptions,
     Tracer, Value, VALUE_MAX, VALUE_MIN,
@@ -110,7 +111,7 @@ proptest! {
     fn bns_from_any_first_window_holds_the_value(t in tree(), first in value(), width in prop_oneof![1..4, 1..2000, Just(VALUE_MAX)]) {
         let v = values(&t);
         let root = v[0];
-        let opts = SearchOptions { bns_first_test: Some(first), bns_window: Some(width), ..SearchOptions::default() };
+        let opts = SearchOptions { params: Params { bns_first_test: Some(first), bns_window: Some(width), ..Default::default() }, ..SearchOptions::default() };
         let out = Algorithm::Bns.search(&t, &opts).unwrap();
         // Logarithmic: at most 16 widenings by 4 from a width of 1 to the
         // 2^32 values of the range, then Rutko's passes inside.
@@ -161,7 +162,7 @@ proptest! {
     fn mtdf_with_the_value_as_guess_takes_two_passes(t in tree()) {
         prop_assume!(!t.children(0).is_empty());
         let v = values(&t)[0];
-        let opts = SearchOptions { first_guess: v, ..Default::default() };
+        let opts = SearchOptions { params: Params { first_guess: v, ..Default::default() }, ..Default::default() };
         let out = Algorithm::Mtdf.search(&t, &opts).unwrap();
         prop_assert_eq!(out.value, Some(v));
         prop_assert_eq!(out.stats.passes, 2);

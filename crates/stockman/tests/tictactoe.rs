@@ -1,5 +1,6 @@
 //! Tic-tac-toe is solved exactly by every algorithm.
 
+use stockman::Enhancements;
 use stockman::{Algorithm, Game, SearchOptions, TableSize, TicTacToe};
 
 fn every_algorithm_agrees(moves: &str, want: Option<i32>) {
@@ -12,7 +13,10 @@ fn every_algorithm_agrees(moves: &str, want: Option<i32>) {
     for tt in [TableSize::Unbounded, TableSize::Megabytes(1)] {
         let opts = SearchOptions {
             table: tt,
-            table_move_first: true,
+            enhancements: Enhancements {
+                table_move_first: true,
+                ..Default::default()
+            },
             ..Default::default()
         };
         for &a in Algorithm::ALL {

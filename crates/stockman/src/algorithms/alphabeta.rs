@@ -139,15 +139,15 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         Engine {
             cx,
-            move_first: opts.table_move_first,
-            table_at_horizon: opts.table_at_horizon,
+            move_first: opts.enhancements.table_move_first,
+            table_at_horizon: opts.enhancements.table_at_horizon,
             root_best: None,
             exact: false,
             heur,
-            history: opts.history,
-            killers: opts.killers,
-            etc: opts.etc && T::ENABLED,
-            etc_min_depth: opts.etc_min_depth,
+            history: opts.enhancements.history,
+            killers: opts.enhancements.killers,
+            etc: opts.enhancements.etc && T::ENABLED,
+            etc_min_depth: opts.enhancements.etc_min_depth,
             etc_keys: Vec::new(),
             orders: Vec::new(),
             abdada: T::ENABLED && table.shares_work(),
@@ -249,7 +249,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// children's draft) already refutes the window settles `pos` without
     /// searching (its moves are `cx.stack[start..]`). Returns the bound and
     /// the child's index. Only where at least
-    /// [`SearchOptions::etc_min_depth`] is left below `pos`; the children's
+    /// [`Enhancements::etc_min_depth`](crate::Enhancements::etc_min_depth) is left below `pos`; the children's
     /// keys are all computed, and their entries asked for, before the first
     /// is probed, so that the probes wait on memory once, not once a child.
     #[inline]

@@ -261,8 +261,8 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         BestFirst {
             game,
             polarity,
-            horizon: opts.depth.unwrap_or(u32::MAX),
-            max_open: opts.max_open,
+            horizon: opts.limits.depth.unwrap_or(u32::MAX),
+            max_open: opts.limits.max_open,
             nodes: Vec::new(),
             free: Vec::new(),
             open: OpenQueue::new(),

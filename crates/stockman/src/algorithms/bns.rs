@@ -20,7 +20,7 @@
 //! [`search_with`]. The first window is what the game proves
 //! ([`Game::value_range`]), and a first separation
 //! value known from elsewhere goes in
-//! [`SearchOptions::bns_first_test`]:
+//! [`Params::bns_first_test`](crate::Params::bns_first_test):
 //! iterative deepening passes the bound the previous iteration proved.
 //!
 //! # What is and is not Rutko's
@@ -94,30 +94,9 @@ impl<F: FnMut(Value, Value, u32) -> Value> Guess for F {
     }
 }
 
-/// The guess functions the algorithm registry can name
-/// ([`SearchOptions::bns_guess`]), so that a caller who goes through
-/// [`crate::Algorithm`] (iterative deepening, the engine, the command line's
-/// grids) can choose one; [`search_with`] takes any [`Guess`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GuessKind {
-    /// [`Rutko`]'s default guess.
-    #[default]
-    Rutko,
-    /// [`Bisect`]: the midpoint of the bounds (ours, for comparison).
-    Bisect,
-}
+pub use crate::options::GuessKind;
 
-impl GuessKind {
-    /// `rutko` or `bisect`.
-    pub fn name(self) -> &'static str {
-        match self {
-            GuessKind::Rutko => "rutko",
-            GuessKind::Bisect => "bisect",
-        }
-    }
-}
-
-/// Best Node Search on `game` with the guess [`SearchOptions::bns_guess`]
+/// Best Node Search on `game` with the guess [`Params::bns_guess`](crate::Params::bns_guess)
 /// names (Rutko's by default; the game must provide a hash).
 pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
     search_observed(game, opts, &mut NoObserver)
@@ -129,7 +108,7 @@ pub fn search_observed<G: Game, O: Observer>(
     opts: &SearchOptions,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    match opts.bns_guess {
+    match opts.params.bns_guess {
         GuessKind::Rutko => search_with(game, opts, &mut Rutko, obs),
         GuessKind::Bisect => search_with(game, opts, &mut Bisect, obs),
     }
@@ -169,7 +148,7 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     let root = d.root.clone();
     let role = game.role(&root);
     let mut moves = Vec::new();
-    if opts.depth != Some(0) {
+    if opts.limits.depth != Some(0) {
         game.moves(&root, &mut moves);
     }
     d.e.cx.visit()?;
@@ -197,7 +176,7 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     // A first test from outside (iterative deepening's previous bound),
     // kept strictly inside the window like any guess (the window is at
     // least two wide here, so it has an inside).
-    let mut first = opts.bns_first_test.map(|t| t.clamp(alpha + 1, beta - 1));
+    let mut first = opts.params.bns_first_test.map(|t| t.clamp(alpha + 1, beta - 1));
     // With `bns_window`, the passes start inside `(t - w, t + w)` around the
     // first test: bounds *assumed*, not proven, until a pass proves them or
     // the passes run into one, which then widens by four times the width
@@ -205,7 +184,7 @@ pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     // range.
     let mut assumed = (false, false);
     let mut width = 0;
-    if let (Some(w), Some(t)) = (opts.bns_window, first) {
+    if let (Some(w), Some(t)) = (opts.params.bns_window, first) {
         let w = w.max(1);
         width = w;
         let (a, b) = (t.saturating_sub(w).max(alpha), t.saturating_add(w).min(beta));
@@ -334,6 +313,7 @@ fn separation<F: Guess>(guess: &mut F, role: Role, alpha: Value, beta: Value, co
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{Limits, Params};
     use crate::ExplicitTree;
 
     /// A MIN root with a single move at the top of the value range: the
@@ -356,7 +336,10 @@ mod tests {
     fn a_first_test_from_outside_comes_first() {
         let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
         let opts = SearchOptions {
-            bns_first_test: Some(3),
+            params: Params {
+                bns_first_test: Some(3),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let out = search(&tree, &opts).unwrap();
@@ -365,7 +348,10 @@ mod tests {
         // MIN root [[3,12,8],[2,4,6],[14,5,2]]: children 12, 6, 14; value 6.
         let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Min).unwrap();
         let opts = SearchOptions {
-            bns_first_test: Some(7),
+            params: Params {
+                bns_first_test: Some(7),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let out = search(&tree, &opts).unwrap();
@@ -373,7 +359,10 @@ mod tests {
         assert_eq!(out.bound, Some((2, 7)));
         for far in [crate::VALUE_MIN, -1000, 1000, crate::VALUE_MAX] {
             let opts = SearchOptions {
-                bns_first_test: Some(far),
+                params: Params {
+                    bns_first_test: Some(far),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let out = search(&tree, &opts).unwrap();
@@ -407,7 +396,7 @@ mod tests {
         assert!(out.stats.passes <= 4, "{}", out.stats.passes);
     }
 
-    /// The registry runs the guess `SearchOptions::bns_guess` names: the
+    /// The registry runs the guess `Params::bns_guess` names: the
     /// same search as `search_with` that guess, alone and under iterative
     /// deepening with a table, and Rutko's by default.
     #[test]
@@ -418,7 +407,10 @@ mod tests {
             let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed}")).unwrap());
             for kind in [GuessKind::Rutko, GuessKind::Bisect] {
                 let opts = SearchOptions {
-                    bns_guess: kind,
+                    params: Params {
+                        bns_guess: kind,
+                        ..Default::default()
+                    },
                     ..SearchOptions::default()
                 };
                 let direct = match kind {
@@ -434,7 +426,10 @@ mod tests {
                 );
                 assert_eq!(via.stats.leaf_evals, direct.stats.leaf_evals, "seed {seed} {kind:?}");
                 let deep = SearchOptions {
-                    depth: Some(5),
+                    limits: Limits {
+                        depth: Some(5),
+                        ..opts.limits
+                    },
                     table: TableSize::Megabytes(1),
                     ..opts.clone()
                 };

@@ -33,7 +33,7 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
     pub fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O) -> Self {
         Context {
             game,
-            horizon: opts.depth.unwrap_or(u32::MAX),
+            horizon: opts.limits.depth.unwrap_or(u32::MAX),
             stats: Stats::default(),
             budget: Budget::new(opts),
             obs,

@@ -2,7 +2,7 @@
 //! algorithm, keeping one transposition table across the iterations.
 //!
 //! One table serves every iteration, so with
-//! [`SearchOptions::table_move_first`] each iteration tries the previous
+//! [`Enhancements::table_move_first`](crate::Enhancements::table_move_first) each iteration tries the previous
 //! one's best moves first (its principal variation comes first), and MTD(f)
 //! starts from the previous iteration's value. [`SearchOptions::engine`]
 //! turns on what a game-playing program uses. Deepening stops at `opts.depth`, or,
@@ -23,9 +23,9 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::iterative, Algorithm, ConnectFour, SearchOptions, TableSize};
+//! use stockman::{algorithms::iterative, Algorithm, ConnectFour, Enhancements, Limits, SearchOptions, TableSize};
 //! let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
-//! let opts = SearchOptions { depth: Some(6), table: TableSize::Megabytes(4), table_move_first: true, ..Default::default() };
+//! let opts = SearchOptions { limits: Limits::to_depth(6), table: TableSize::Megabytes(4), enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
 //! let deep = iterative::search(&game, Algorithm::Mtdf, &opts).unwrap();
 //! let flat = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
 //! assert_eq!(deep.value, flat.value);
@@ -34,6 +34,7 @@
 use super::Algorithm;
 use crate::game::Game;
 use crate::observe::{Iteration, NoObserver, Observer};
+use crate::options::{Limits, Params};
 use crate::ordering::Heuristics;
 use crate::search::{Limit, Outcome, Research, SearchError, SearchOptions};
 use crate::stats::Stats;
@@ -111,19 +112,25 @@ pub(crate) fn deepen<G: Game, O: Observer>(
     }
     let start = std::time::Instant::now();
     let mut total = Stats::default();
-    let mut guess = opts.first_guess;
-    let mut bns_first = opts.bns_first_test;
+    let mut guess = opts.params.first_guess;
+    let mut bns_first = opts.params.bns_first_test;
     let root_role = game.role(&game.root());
     let mut last: Option<Outcome<G::Move>> = None;
     // Depth 0 asks for the root's static value: one iteration at depth 0.
-    let mut depth = if opts.depth == Some(0) { 0 } else { 1 };
+    let mut depth = if opts.limits.depth == Some(0) { 0 } else { 1 };
     loop {
         let o = SearchOptions {
-            depth: Some(depth),
-            first_guess: guess,
-            bns_first_test: bns_first,
-            max_nodes: opts.max_nodes.map(|n| n.saturating_sub(total.nodes)),
-            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            limits: Limits {
+                depth: Some(depth),
+                nodes: opts.limits.nodes.map(|n| n.saturating_sub(total.nodes)),
+                time: opts.limits.time.map(|t| t.saturating_sub(start.elapsed())),
+                ..opts.limits
+            },
+            params: Params {
+                first_guess: guess,
+                bns_first_test: bns_first,
+                ..opts.params
+            },
             ..opts.clone()
         };
         let previous = last.as_ref().and_then(|l| l.value);
@@ -157,7 +164,7 @@ pub(crate) fn deepen<G: Game, O: Observer>(
                 Role::Min => hi,
             });
         }
-        let done = match opts.depth {
+        let done = match opts.limits.depth {
             Some(max) => depth >= max,
             None => out.stats.horizon_nodes == 0,
         };
@@ -182,7 +189,7 @@ pub(crate) fn deepen<G: Game, O: Observer>(
         }
         // A game program's budget: no iteration starts after the soft
         // limit, since it would most likely be cut off unfinished.
-        if let Some(soft) = opts.soft_time_limit {
+        if let Some(soft) = opts.limits.soft_time {
             if start.elapsed() >= soft {
                 return Ok(Outcome {
                     stopped_by: Some(Limit::Time(soft)),
@@ -204,7 +211,7 @@ pub(crate) fn with_pv<G: Game, O: Observer, T: Table>(
     out: Outcome<G::Move>,
 ) -> (Outcome<G::Move>, Vec<u32>) {
     let pv = if O::ITERATIONS {
-        principal_variation(game, table, out.best_index, o.depth.unwrap_or(0) as usize)
+        principal_variation(game, table, out.best_index, o.limits.depth.unwrap_or(0) as usize)
     } else {
         Vec::new()
     };
@@ -213,7 +220,7 @@ pub(crate) fn with_pv<G: Game, O: Observer, T: Table>(
 
 /// One iteration. Alpha-beta and NegaScout with an aspiration width first
 /// search a window around the previous iteration's value and, if the value
-/// falls outside it, again as [`SearchOptions::aspiration_research`] says:
+/// falls outside it, again as [`Enhancements::aspiration_research`](crate::Enhancements::aspiration_research) says:
 /// the failing side only, from the first search's fail-soft bound, or the
 /// full window (the counters add up; each search is a pass).
 pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
@@ -226,7 +233,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     previous: Option<Value>,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let aspire = algo.capabilities().windowed;
-    let (Some(w), Some(v), true) = (o.aspiration, previous, aspire) else {
+    let (Some(w), Some(v), true) = (o.enhancements.aspiration, previous, aspire) else {
         return algo.search_kept(game, o, obs, table, heur);
     };
     let w = w.max(1);
@@ -239,11 +246,14 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
     }
     // What is left of the limits for a search after `spent`.
     let left = |spent: &Stats| SearchOptions {
-        max_nodes: o.max_nodes.map(|n| n.saturating_sub(spent.nodes)),
-        time_limit: o.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        limits: Limits {
+            nodes: o.limits.nodes.map(|n| n.saturating_sub(spent.nodes)),
+            time: o.limits.time.map(|t| t.saturating_sub(start.elapsed())),
+            ..o.limits
+        },
         ..o.clone()
     };
-    if o.aspiration_research == Research::OneSided {
+    if o.enhancements.aspiration_research == Research::OneSided {
         // A fail-soft result `g` outside the window bounds the value on its
         // side: at most `g` after a fail low, at least `g` after a fail high.
         let g = done.value.expect("alpha-beta and NegaScout give a value");
@@ -286,8 +296,11 @@ mod tests {
 
     fn opts(max_nodes: Option<u64>) -> SearchOptions {
         SearchOptions {
-            depth: Some(40),
-            max_nodes,
+            limits: Limits {
+                depth: Some(40),
+                nodes: max_nodes,
+                ..Default::default()
+            },
             table: TableSize::Megabytes(4),
             ..Default::default()
         }
@@ -300,7 +313,10 @@ mod tests {
         let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
         for algo in [Algorithm::AlphaBeta, Algorithm::Mtdf, Algorithm::Bns] {
             let o = SearchOptions {
-                depth: Some(0),
+                limits: Limits {
+                    depth: Some(0),
+                    ..opts(None).limits
+                },
                 ..opts(None)
             };
             let out = search(&game, algo, &o).unwrap();
@@ -327,7 +343,10 @@ mod tests {
             assert!(d >= 2, "{algo}: depth {d}");
             assert!(out.stats.nodes <= 20_000, "{algo}");
             let fixed = SearchOptions {
-                depth: Some(d),
+                limits: Limits {
+                    depth: Some(d),
+                    ..opts(None).limits
+                },
                 ..opts(None)
             };
             let flat = search(&game, algo, &fixed).unwrap();
@@ -378,7 +397,7 @@ mod tests {
             let game = ConnectFour::from_moves(moves).unwrap().with_heuristic();
             for d in 1..=8 {
                 let o = SearchOptions {
-                    depth: Some(d),
+                    limits: Limits::to_depth(d),
                     table: TableSize::Megabytes(4),
                     ..Default::default()
                 };
@@ -390,7 +409,10 @@ mod tests {
                 let mv = deep.best_move.unwrap();
                 let next = crate::games::Playable::after(&game, mv);
                 let o1 = SearchOptions {
-                    depth: Some(d - 1),
+                    limits: Limits {
+                        depth: Some(d - 1),
+                        ..o.limits
+                    },
                     ..o.clone()
                 };
                 let child = Algorithm::AlphaBeta.search(&next, &o1).unwrap();

@@ -61,14 +61,14 @@ pub fn supports(algo: Algorithm) -> bool {
 /// when `diversify`.
 fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, diversify: bool) -> SearchOptions {
     let mut o = opts.clone();
-    o.stop = Some(stop.clone());
-    o.progress = None;
-    o.max_nodes = None;
+    o.control.stop = Some(stop.clone());
+    o.control.progress = None;
+    o.limits.nodes = None;
     // Every other helper orders moves by the killer heuristic too. (Other
     // first guesses for MTD(f), and the history heuristic, were tried and
     // cost nodes: a helper's pass at another test value overwrites the
     // bounds the main search's passes keep in the same entries.)
-    o.killers ^= diversify && i.is_multiple_of(2);
+    o.enhancements.killers ^= diversify && i.is_multiple_of(2);
     o
 }
 
@@ -77,7 +77,7 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, divers
 /// stack to the tree: a chain a million plies deep needs ~1 GiB), and at
 /// least 256 MiB plus 4 KiB a ply of the depth.
 fn helper_stack(opts: &SearchOptions) -> usize {
-    let estimate = (256usize << 20).saturating_add((opts.depth.unwrap_or(0) as usize).saturating_mul(4096));
+    let estimate = (256usize << 20).saturating_add((opts.limits.depth.unwrap_or(0) as usize).saturating_mul(4096));
     estimate.max(current_stack_size().unwrap_or(0))
 }
 
@@ -286,7 +286,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 heur,
             );
         };
-        let pool = opts.max_nodes.map(|n| Arc::new(NodePool::new(n, self.threads)));
+        let pool = opts.limits.nodes.map(|n| Arc::new(NodePool::new(n, self.threads)));
         let stop = Arc::new(AtomicBool::new(false));
         for (i, jobs) in self.crew.iter().enumerate() {
             let job = Job {

@@ -42,11 +42,13 @@ pub mod recsss;
 mod recursive;
 pub mod sss;
 
+use crate::options::{Enhancements, Limits};
 pub use capabilities::Capabilities;
 use capabilities::{Answer, Order, ParallelForm, TableUse};
 
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
+pub use crate::options::Parallel;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
@@ -134,9 +136,9 @@ impl Algorithm {
         }
     }
 
-    /// [`Algorithm::search`] on [`SearchOptions::threads`] threads, for a
+    /// [`Algorithm::search`] on [`Threads::count`](crate::Threads::count) threads, for a
     /// game the threads can share: the depth-first algorithms as
-    /// [`SearchOptions::parallel`] says through a fresh [`SharedTable`]
+    /// [`Threads::parallel`](crate::Threads::parallel) says through a fresh [`SharedTable`]
     /// (of `opts.table`'s size; [`DEFAULT_SHARED_TABLE_MB`](crate::DEFAULT_SHARED_TABLE_MB) for an unbounded
     /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*
     /// and RecDual\*, which have no parallel form, on one thread. One thread
@@ -148,10 +150,10 @@ impl Algorithm {
     ///
     /// # Example
     /// ```
-    /// use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions};
+    /// use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, Threads};
     /// let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
     /// let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
-    /// let opts = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let opts = SearchOptions { threads: Threads { count: 2, ..Default::default() }, ..SearchOptions::default() };
     /// let two = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap();
     /// assert_eq!(one.value, two.value);
     /// assert!(Algorithm::Mtdf.search(&tree, &opts).is_err()); // say search_shared
@@ -187,7 +189,7 @@ impl Algorithm {
         G::Move: Send,
         O: Observer,
     {
-        let threads = opts.threads;
+        let threads = opts.threads.count;
         let max = crate::run::MAX_THREADS;
         if !(1..=max).contains(&threads) {
             return Err(SearchError::Unsupported {
@@ -195,10 +197,13 @@ impl Algorithm {
             });
         }
         let one = SearchOptions {
-            threads: 1,
+            threads: crate::options::Threads {
+                count: 1,
+                ..opts.threads
+            },
             ..opts.clone()
         };
-        if threads == 1 || !self.runs_parallel(opts.parallel) {
+        if threads == 1 || !self.runs_parallel(opts.threads.parallel) {
             return if deepen && !self.is_best_first() {
                 iterative::search_observed(game, self, &one, obs)
             } else {
@@ -220,7 +225,8 @@ impl Algorithm {
                 &fresh
             }
         };
-        opts.parallel
+        opts.threads
+            .parallel
             .search_observed(game, self, &one, deepen, threads, table, obs)
     }
 
@@ -231,16 +237,16 @@ impl Algorithm {
         opts: &SearchOptions,
         obs: &mut O,
     ) -> Result<Outcome<G::Move>, SearchError> {
-        if opts.threads != 1 {
+        if opts.threads.count != 1 {
             return Err(SearchError::Unsupported {
                 reason: format!(
                     "threads = {}: a search on several threads needs a game the threads can share; \
                      call Algorithm::search_shared",
-                    opts.threads
+                    opts.threads.count
                 ),
             });
         }
-        if opts.presearch.is_some() && opts.depth.is_none() && game.hash(&game.root()).is_some() {
+        if opts.enhancements.presearch.is_some() && opts.limits.depth.is_none() && game.hash(&game.root()).is_some() {
             // A presearch leaves its moves in the table the search then uses.
             let tabled = match self.capabilities().table {
                 TableUse::Required => true,
@@ -318,8 +324,8 @@ impl Algorithm {
         heur: &mut Heuristics,
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
-        if let Some(p) = opts.presearch {
-            if opts.depth.is_none() && T::ENABLED && self.capabilities().table != TableUse::None {
+        if let Some(p) = opts.enhancements.presearch {
+            if opts.limits.depth.is_none() && T::ENABLED && self.capabilities().table != TableUse::None {
                 return self.presearched(game, opts, obs, table, heur, window, p);
             }
         }
@@ -343,7 +349,7 @@ impl Algorithm {
             Algorithm::MtDual => mt_dual::search_kept(game, opts, obs, table, heur),
             Algorithm::Mtdf => mtdf::search_kept(game, opts, obs, table, heur),
             Algorithm::MtdBi => mtd_bi::search_kept(game, opts, obs, table, heur),
-            Algorithm::Bns => match opts.bns_guess {
+            Algorithm::Bns => match opts.params.bns_guess {
                 bns::GuessKind::Rutko => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
                 bns::GuessKind::Bisect => bns::search_kept(game, opts, &mut bns::Bisect, obs, table, heur),
             },
@@ -351,7 +357,7 @@ impl Algorithm {
         }
     }
 
-    /// [`SearchOptions::presearch`]: the narrowed game first, into the same
+    /// [`Enhancements::presearch`](crate::Enhancements::presearch): the narrowed game first, into the same
     /// table (its counts added to the search's), then the game itself.
     #[allow(clippy::too_many_arguments)]
     fn presearched<G: Game, O: Observer, T: Table>(
@@ -370,8 +376,14 @@ impl Algorithm {
             min_left: p.min_left,
         };
         let first = SearchOptions {
-            depth: Some(crate::Presearch::DEPTH),
-            presearch: None,
+            limits: Limits {
+                depth: Some(crate::Presearch::DEPTH),
+                ..opts.limits
+            },
+            enhancements: Enhancements {
+                presearch: None,
+                ..opts.enhancements
+            },
             ..opts.clone()
         };
         let start = std::time::Instant::now();
@@ -380,8 +392,11 @@ impl Algorithm {
             .map_err(SearchError::unproven)?;
         // The limits hold for both searches together.
         let rest = SearchOptions {
-            max_nodes: opts.max_nodes.map(|n| n.saturating_sub(pre.stats.nodes)),
-            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            limits: Limits {
+                nodes: opts.limits.nodes.map(|n| n.saturating_sub(pre.stats.nodes)),
+                time: opts.limits.time.map(|t| t.saturating_sub(start.elapsed())),
+                ..opts.limits
+            },
             ..opts.clone()
         };
         // A limit that stops the full search is reported as the caller's,
@@ -475,40 +490,7 @@ impl Algorithm {
     }
 }
 
-/// How a search uses several threads, by name: `lazy-smp` ([`lazy_smp`]:
-/// helpers race the main search through the shared table), `abdada`
-/// ([`abdada`]: every thread also puts off the moves another one is on),
-/// or `rounds` (SSS\* and Dual\* too, in rounds: [`parallel_sss`]; the
-/// depth-first searches as under ABDADA). Only `rounds` puts SSS\* and
-/// Dual\* on threads ([`Algorithm::runs_parallel`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Parallel {
-    /// Lazy SMP.
-    LazySmp,
-    /// ABDADA, Kerrigan's simplification (the default: it splits the work).
-    #[default]
-    Abdada,
-    /// SSS\* and Dual\* in rounds, the depth-first searches under ABDADA.
-    Rounds,
-}
-
 impl Parallel {
-    /// The two ways of the depth-first searches, in the order of their
-    /// names ([`Parallel::Rounds`] runs them as [`Parallel::Abdada`] does).
-    pub const ALL: [Parallel; 2] = [Parallel::LazySmp, Parallel::Abdada];
-
-    /// Every way, as the command line names them.
-    pub const NAMED: [Parallel; 3] = [Parallel::LazySmp, Parallel::Abdada, Parallel::Rounds];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Parallel::LazySmp => "lazy-smp",
-            Parallel::Abdada => "abdada",
-            Parallel::Rounds => "rounds",
-        }
-    }
-
     /// Whether `algo` runs with exclusive handles this way: under ABDADA
     /// (and rounds), except NegaScout (see [`abdada::shares_work`]); never
     /// under Lazy SMP.
@@ -552,25 +534,6 @@ impl Parallel {
     ) -> Result<Outcome<G::Move>, SearchError> {
         let exclusive = self.exclusive(algo);
         lazy_smp::on_threads(game, algo, opts, deepen, threads, table, exclusive, obs, heur)
-    }
-}
-
-impl std::fmt::Display for Parallel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Parallel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let t = s.trim().to_ascii_lowercase();
-        Parallel::NAMED.into_iter().find(|p| p.name() == t).ok_or_else(|| {
-            format!(
-                "unknown parallel search '{}' (known: lazy-smp, abdada, rounds)",
-                s.trim()
-            )
-        })
     }
 }
 

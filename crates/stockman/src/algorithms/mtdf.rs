@@ -18,9 +18,9 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::mtdf, ExplicitTree, Role, SearchOptions};
+//! use stockman::{algorithms::mtdf, ExplicitTree, Params, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let opts = SearchOptions { first_guess: 3, ..Default::default() };
+//! let opts = SearchOptions { params: Params { first_guess: 3, ..Default::default() }, ..Default::default() };
 //! let out = mtdf::search(&tree, &opts).unwrap();
 //! assert_eq!((out.value, out.stats.passes), (Some(3), 2));
 //! ```
@@ -67,7 +67,7 @@ pub fn search_kept<G: Game, O: Observer, T: Table>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let mut d = Driver::new(game, opts, obs, table, heur, "mtdf")?;
-    let mut g = opts.first_guess.clamp(VALUE_MIN, VALUE_MAX);
+    let mut g = opts.params.first_guess.clamp(VALUE_MIN, VALUE_MAX);
     let (mut lower, mut upper) = (-INF, INF);
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };

@@ -243,7 +243,7 @@ where
     }
     let mut budget = Budget::new(opts);
     let mut stats = Stats::default();
-    let mut sim = Sim::new(game, dual, opts.depth, processors, O::PATHS);
+    let mut sim = Sim::new(game, dual, opts.limits.depth, processors, O::PATHS);
     let mut reported = 0;
     // The rounds, and so the leaves, depend on `processors` alone: more
     // threads than cores would only wait for one another.

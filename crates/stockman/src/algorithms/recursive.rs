@@ -122,8 +122,8 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         Recursive {
             game,
             polarity,
-            horizon: opts.depth.unwrap_or(u32::MAX),
-            max_open: opts.max_open,
+            horizon: opts.limits.depth.unwrap_or(u32::MAX),
+            max_open: opts.limits.max_open,
             arrays: Vec::new(),
             pools: Vec::new(),
             free: Vec::new(),

@@ -79,17 +79,17 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::alphabeta, games::ConnectFour, SearchOptions, TableSize};
+//! use stockman::{algorithms::alphabeta, games::ConnectFour, Enhancements, Limits, SearchOptions, TableSize};
 //! // From Test_L3_R1: the side to move loses with the opponent's 21st stone.
 //! let game = ConnectFour::from_moves("2252576253462244111563365343671351441").unwrap();
 //! let table = TableSize::Megabytes(1);
-//! let opts = SearchOptions { table, table_move_first: true, ..Default::default() };
+//! let opts = SearchOptions { table, enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
 //! assert_eq!(alphabeta::search(&game, &opts).unwrap().value, Some(-1));
 //!
 //! // Fixed depth: heuristic values, wins scaled by 100.
 //! let game = ConnectFour::from_moves("121212").unwrap().with_heuristic();
 //! assert_eq!(game.moves_played(), 6);
-//! let opts = SearchOptions { depth: Some(4), ..Default::default() };
+//! let opts = SearchOptions { limits: Limits::to_depth(4), ..Default::default() };
 //! assert_eq!(alphabeta::search(&game, &opts).unwrap().value, Some(1800)); // wins at once: 18
 //!
 //! let err = ConnectFour::from_moves("4448444").unwrap_err();
@@ -754,6 +754,7 @@ impl Playable for ConnectFour {
 mod tests {
     use super::*;
     use crate::algorithms::{alphabeta, minimax};
+    use crate::options::{Enhancements, Limits};
     use crate::search::SearchOptions;
     use crate::table::TableSize;
 
@@ -764,7 +765,10 @@ mod tests {
     fn solve(moves: &str) -> Value {
         let opts = SearchOptions {
             table: TableSize::Megabytes(4),
-            table_move_first: true,
+            enhancements: Enhancements {
+                table_move_first: true,
+                ..Default::default()
+            },
             ..Default::default()
         };
         alphabeta::search(&game(moves), &opts).unwrap().value.unwrap()
@@ -900,7 +904,7 @@ mod tests {
         let v = minimax::search(
             &late,
             &SearchOptions {
-                depth: Some(1),
+                limits: Limits::to_depth(1),
                 ..Default::default()
             },
         );

@@ -333,6 +333,7 @@ impl Playable for TicTacToe {
 mod tests {
     use super::*;
     use crate::algorithms::{alphabeta, minimax, negascout};
+    use crate::options::Enhancements;
     use crate::search::SearchOptions;
     use crate::table::TableSize;
     use std::collections::HashSet;
@@ -364,7 +365,10 @@ mod tests {
         assert!(ab.stats.nodes < mm.stats.nodes);
         let tt = SearchOptions {
             table: TableSize::Megabytes(1),
-            table_move_first: true,
+            enhancements: Enhancements {
+                table_move_first: true,
+                ..opts.enhancements
+            },
             ..opts
         };
         assert_eq!(alphabeta::search(&game, &tt).unwrap().value, Some(0));

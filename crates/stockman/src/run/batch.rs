@@ -162,7 +162,7 @@ pub fn solve_positions(
         error: RunError::Table(e),
     })?;
     // Exact scores compare only with exact values: a search to the end.
-    let comparable = request.options.depth.is_none();
+    let comparable = request.options.limits.depth.is_none();
     let mut sums: Vec<Summary> = Vec::new();
     for line in lines {
         let solutions = solve_position(kind, &line.position, request, runner)
@@ -238,6 +238,6 @@ pub fn solve_position(
                 .collect()
         }
     }
-    let heuristic = request.options.depth.is_some();
+    let heuristic = request.options.limits.depth.is_some();
     with_game(kind, position, heuristic, Solve { request, runner })
 }

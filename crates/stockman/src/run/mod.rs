@@ -39,6 +39,7 @@ use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
 use crate::game::{CostlyEval, Game};
 use crate::games::{Checkers, ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
+use crate::options::{Limits, Params};
 use crate::search::{Limit, Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
 use crate::stats::Stats;
@@ -190,10 +191,10 @@ pub struct Enhancements {
     /// Enhanced transposition cutoffs.
     pub etc: Option<bool>,
     /// Enhanced transposition cutoffs only with this much left below a node
-    /// ([`SearchOptions::etc_min_depth`]; default 0, everywhere).
+    /// ([`Enhancements::etc_min_depth`](crate::Enhancements::etc_min_depth); default 0, everywhere).
     pub etc_min_depth: Option<u32>,
     /// A presearch of the narrowed game before a search to the end
-    /// ([`SearchOptions::presearch`]; default none).
+    /// ([`Enhancements::presearch`](crate::Enhancements::presearch); default none).
     pub presearch: Option<crate::Presearch>,
     /// Aspiration half-width (`Some(None)`: full windows).
     pub aspiration: Option<Option<Value>>,
@@ -296,25 +297,33 @@ impl Settings {
         let engine = self.iterative;
         let e = &self.enhancements;
         let options = SearchOptions {
-            depth: self.depth,
-            max_nodes: self.max_nodes,
-            time_limit: self.time_limit,
-            max_open: self.max_open.unwrap_or(crate::search::DEFAULT_MAX_OPEN),
+            limits: Limits {
+                depth: self.depth,
+                nodes: self.max_nodes,
+                time: self.time_limit,
+                max_open: self.max_open.unwrap_or(crate::search::DEFAULT_MAX_OPEN),
+                ..Default::default()
+            },
             table,
-            first_guess: self.first_guess.unwrap_or(0),
-            table_move_first: e.table_move.unwrap_or(engine || game),
-            table_at_horizon: !self.no_horizon_table,
-            history: e.history.unwrap_or(false),
-            killers: e.killers.unwrap_or(false),
-            etc: e.etc.unwrap_or(engine),
-            etc_min_depth: e.etc_min_depth.unwrap_or(0),
-            presearch: e.presearch,
-            aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
-            aspiration_research: e.aspiration_research.unwrap_or_default(),
-            bns_window: e
-                .bns_window
-                .unwrap_or(e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION))),
-            bns_first_test: self.bns_first_test,
+            enhancements: crate::options::Enhancements {
+                table_move_first: e.table_move.unwrap_or(engine || game),
+                table_at_horizon: !self.no_horizon_table,
+                history: e.history.unwrap_or(false),
+                killers: e.killers.unwrap_or(false),
+                etc: e.etc.unwrap_or(engine),
+                etc_min_depth: e.etc_min_depth.unwrap_or(0),
+                presearch: e.presearch,
+                aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
+                aspiration_research: e.aspiration_research.unwrap_or_default(),
+            },
+            params: Params {
+                first_guess: self.first_guess.unwrap_or(0),
+                bns_window: e
+                    .bns_window
+                    .unwrap_or(e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION))),
+                bns_first_test: self.bns_first_test,
+                ..Default::default()
+            },
             ..SearchOptions::default()
         };
         let threads = self.threads.unwrap_or(1);
@@ -601,8 +610,10 @@ impl Runner {
             None
         };
         let opts = SearchOptions {
-            threads: request.threads,
-            parallel: request.parallel,
+            threads: crate::options::Threads {
+                count: request.threads,
+                parallel: request.parallel,
+            },
             ..request.options.clone()
         };
         let (result, leaves) = if request.eval_cost_ns > 0 {

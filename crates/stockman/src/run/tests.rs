@@ -1,6 +1,7 @@
 use super::batch::{solve_position, solve_positions};
 use super::*;
 use crate::games::positions::parse_positions;
+use crate::options::Control;
 use crate::{ExplicitTree, Role};
 
 fn tree() -> ExplicitTree {
@@ -12,21 +13,21 @@ fn defaults_depend_on_the_source() {
     let r = Settings::default().request(SourceKind::Tree).unwrap();
     assert_eq!(r.algorithms, Algorithm::ALL.to_vec());
     assert_eq!(r.options.table, TableSize::Unbounded);
-    assert!(!r.options.table_move_first);
+    assert!(!r.options.enhancements.table_move_first);
     let r = Settings::default()
         .request(SourceKind::Game(GameKind::Connect4))
         .unwrap();
     assert_eq!(r.algorithms, vec![Algorithm::MtdBi]);
     assert_eq!(r.options.table, TableSize::Megabytes(DEFAULT_GAME_TABLE_MB));
-    assert!(r.options.table_move_first);
+    assert!(r.options.enhancements.table_move_first);
     let deepened = Settings {
         iterative: true,
         ..Settings::default()
     }
     .request(SourceKind::Tree)
     .unwrap();
-    assert!(deepened.options.table_move_first && deepened.options.etc);
-    assert_eq!(deepened.options.aspiration, Some(DEFAULT_ASPIRATION));
+    assert!(deepened.options.enhancements.table_move_first && deepened.options.enhancements.etc);
+    assert_eq!(deepened.options.enhancements.aspiration, Some(DEFAULT_ASPIRATION));
 }
 
 #[test]
@@ -130,7 +131,10 @@ fn a_stopped_driver_gives_its_proven_bounds() {
     for max_nodes in [2_000, 20_000, 60_000] {
         let limited = Request {
             options: SearchOptions {
-                max_nodes: Some(max_nodes),
+                limits: Limits {
+                    nodes: Some(max_nodes),
+                    ..exact.options.limits
+                },
                 ..exact.options.clone()
             },
             ..exact.clone()
@@ -162,7 +166,10 @@ fn a_stop_request_stops_a_search() {
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let request = Request {
         options: SearchOptions {
-            stop: Some(flag),
+            control: Control {
+                stop: Some(flag),
+                ..Default::default()
+            },
             ..SearchOptions::default()
         },
         ..Settings {

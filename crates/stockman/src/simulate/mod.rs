@@ -66,7 +66,7 @@ pub struct SimOptions {
     /// Record the paths of the evaluated leaves, in order ([`sss`]).
     pub record_leaves: bool,
     /// Try the table's best move first ([`abdada`]; as
-    /// [`SearchOptions::table_move_first`](crate::SearchOptions::table_move_first)).
+    /// [`Enhancements::table_move_first`](crate::Enhancements::table_move_first)).
     pub table_move_first: bool,
 }
 

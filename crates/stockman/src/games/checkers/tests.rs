@@ -1,6 +1,7 @@
 use super::board::{bit_at, row_col};
 use super::*;
 use crate::games::perft::{divide, perft};
+use crate::options::Limits;
 
 fn game(text: &str) -> Checkers {
     Checkers::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -122,7 +123,7 @@ fn kings_move_both_ways_and_the_side_without_moves_loses() {
     assert_eq!(blocked.result(), Some(GameResult::FirstPlayerWins));
     assert_eq!(blocked.evaluate(&blocked.root()), -WIN);
     let opts = crate::SearchOptions {
-        depth: Some(3),
+        limits: Limits::to_depth(3),
         ..Default::default()
     };
     assert_eq!(

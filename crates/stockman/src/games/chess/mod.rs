@@ -111,7 +111,7 @@
 //!
 //! # Depth
 //! Searches to the end of the game never finish in chess: search it with a
-//! depth ([`SearchOptions::depth`](crate::SearchOptions::depth)) or a time
+//! depth ([`Limits::depth`](crate::Limits::depth)) or a time
 //! limit. [`Playable::heuristic`] returns the game as it is (it always uses
 //! the heuristic), and the `stockman` command refuses `--game chess`
 //! without `--depth` rather than running forever.
@@ -134,11 +134,11 @@
 //! # Example
 //! ```
 //! use stockman::games::{ChessGame, Playable};
-//! use stockman::{algorithms::alphabeta, SearchOptions};
+//! use stockman::{algorithms::alphabeta, Limits, SearchOptions};
 //!
 //! // A back-rank mate in one: Rd8#.
 //! let game = ChessGame::from_position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
-//! let opts = SearchOptions { depth: Some(2), ..Default::default() };
+//! let opts = SearchOptions { limits: Limits::to_depth(2), ..Default::default() };
 //! let out = alphabeta::search(&game, &opts).unwrap();
 //! assert_eq!(out.value, Some(stockman::games::chess::MATE - 1));
 //! assert_eq!(game.move_text(out.best_move.unwrap()), "d1d8");

@@ -1,6 +1,7 @@
 use super::eval::static_eval;
 use super::*;
 use crate::algorithms::alphabeta;
+use crate::options::Limits;
 use crate::search::SearchOptions;
 use cozy_chess::Square;
 
@@ -18,7 +19,7 @@ fn texts(g: &ChessGame) -> Vec<String> {
 
 fn value(g: &ChessGame, depth: u32) -> Value {
     let opts = SearchOptions {
-        depth: Some(depth),
+        limits: Limits::to_depth(depth),
         ..Default::default()
     };
     alphabeta::search(g, &opts).unwrap().value.unwrap()
@@ -389,7 +390,7 @@ fn a_threefold_repetition_ends_the_game() {
     assert!(alphabeta::search(
         &g,
         &SearchOptions {
-            depth: Some(2),
+            limits: Limits::to_depth(2),
             ..Default::default()
         }
     )

@@ -93,7 +93,7 @@
 //! # Example
 //! ```
 //! use stockman::games::othello::{Othello, Scoring};
-//! use stockman::{algorithms::alphabeta, Algorithm, Playable, SearchOptions};
+//! use stockman::{algorithms::alphabeta, Algorithm, Limits, Playable, SearchOptions};
 //!
 //! // The FFO suite's #40 after 11 more moves of best play: Black to move
 //! // wins by 38 discs, nine squares left.
@@ -105,7 +105,7 @@
 //! // A fixed-depth search of an opening: heuristic values.
 //! let game = Othello::from_position("f5d6c3d3c4").unwrap().with_heuristic();
 //! assert_eq!((game.to_move_text(), game.scoring()), ("White", Scoring::Heuristic));
-//! let opts = SearchOptions { depth: Some(4), ..Default::default() };
+//! let opts = SearchOptions { limits: Limits::to_depth(4), ..Default::default() };
 //! let v = alphabeta::search(&game, &opts).unwrap().value.unwrap();
 //! assert!((-999..=999).contains(&v));
 //!
