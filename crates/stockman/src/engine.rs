@@ -91,7 +91,7 @@ impl Engine {
     ///
     /// # Errors
     /// [`SearchError::Unsupported`] for 0 threads or more than
-    /// [`MAX_THREADS`](crate::run::MAX_THREADS); [`SearchError::Table`]
+    /// [`MAX_THREADS`](crate::options::MAX_THREADS); [`SearchError::Table`]
     /// if the shared table cannot be allocated.
     ///
     /// # Example
@@ -104,7 +104,7 @@ impl Engine {
     /// assert_eq!(out.depth_completed, Some(8));
     /// ```
     pub fn with_threads(mut self, threads: usize, parallel: Parallel) -> Result<Engine, SearchError> {
-        let max = crate::run::MAX_THREADS;
+        let max = crate::options::MAX_THREADS;
         if !(1..=max).contains(&threads) {
             return Err(SearchError::Unsupported {
                 reason: format!("the number of threads must be 1 to {max}, not {threads}"),

@@ -38,6 +38,7 @@ pub mod minimal;
 pub mod observe;
 pub mod options;
 pub mod ordering;
+mod pool;
 pub mod run;
 pub mod search;
 pub mod shared_table;

@@ -15,16 +15,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Duration;
 
-#[cfg(doc)]
-use crate::search::{Outcome, SearchError};
-
 /// The default cap on OPEN-list entries of the best-first searches.
 ///
 /// A live OPEN state of SSS\* or Dual\* costs a 32-byte queue entry, at most
 /// one arena node above it (88 bytes plus the position) and, in the worst
 /// case, four stale 32-byte entries waiting for a sweep: under 250 bytes for
 /// the bundled trees and games, so 50 million states stay below 12 GiB. A
-/// search that would need more stops with [`SearchError::OpenLimit`] instead
+/// search that would need more stops with [`SearchError::OpenLimit`](crate::SearchError::OpenLimit) instead
 /// of being killed by the operating system on a 24 GiB machine.
 pub const DEFAULT_MAX_OPEN: usize = 50_000_000;
 
@@ -66,10 +63,10 @@ pub struct Limits {
     /// The horizon in plies: nodes this deep are evaluated as leaves even if
     /// the game goes on. `None` searches down to terminal positions.
     pub depth: Option<u32>,
-    /// Stop with [`SearchError::NodeLimit`] after this many positions
+    /// Stop with [`SearchError::NodeLimit`](crate::SearchError::NodeLimit) after this many positions
     /// visited (by all threads together).
     pub nodes: Option<u64>,
-    /// Stop with [`SearchError::TimeLimit`] after this much wall-clock time.
+    /// Stop with [`SearchError::TimeLimit`](crate::SearchError::TimeLimit) after this much wall-clock time.
     pub time: Option<Duration>,
     /// Iterative deepening: no iteration starts once this much time has
     /// passed (the answer is then the last completed iteration's, with
@@ -77,7 +74,7 @@ pub struct Limits {
     /// the hard [`Limits::time`]. `None` (the default): iterations
     /// start until a limit stops one.
     pub soft_time: Option<Duration>,
-    /// Stop with [`SearchError::OpenLimit`] when OPEN would hold more entries.
+    /// Stop with [`SearchError::OpenLimit`](crate::SearchError::OpenLimit) when OPEN would hold more entries.
     pub max_open: usize,
 }
 
@@ -109,7 +106,7 @@ pub struct Control {
     /// A flag that another thread raises to stop the search (a user's
     /// interrupt, a UCI `stop`, the end of a parallel search): the search
     /// looks at it every 1,024 positions and stops as at a time limit,
-    /// with [`SearchError::Stopped`] (iterative deepening: with the last
+    /// with [`SearchError::Stopped`](crate::SearchError::Stopped) (iterative deepening: with the last
     /// completed depth). `None` (the default): nothing can stop it.
     pub stop: Option<Arc<AtomicBool>>,
     /// Where a search publishes how many positions it has visited so far
@@ -233,11 +230,14 @@ pub struct Threads {
     /// `Request::threads`, `Engine::with_threads`).
     /// [`Algorithm::search`](crate::Algorithm::search), which takes any game
     /// (one that threads cannot share too), refuses more than 1 with
-    /// [`SearchError::Unsupported`] rather than search on one thread unasked.
+    /// [`SearchError::Unsupported`](crate::SearchError::Unsupported) rather than search on one thread unasked.
     pub count: usize,
     /// How several threads share a depth-first search (default ABDADA).
     pub parallel: Parallel,
 }
+
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 1024;
 
 impl Default for Threads {
     fn default() -> Threads {

@@ -12,6 +12,7 @@ pub use crate::options::{
     Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Threads,
     DEFAULT_MAX_OPEN,
 };
+pub use crate::pool::NodePool;
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -376,56 +377,9 @@ pub(crate) struct Budget {
     reserved: u64,
 }
 
-/// How many positions pass between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1024;
-
-/// The positions a team of threads may still visit together (a node limit
-/// of the whole parallel search): every thread takes them in chunks before
-/// it visits them, so the team's total never passes the limit, and the
-/// chunks shrink as the pool runs dry, so that no thread stops while
-/// another sits on a large unused chunk.
-#[derive(Debug)]
-pub struct NodePool {
-    limit: u64,
-    left: AtomicU64,
-    threads: u64,
-}
-
-impl NodePool {
-    /// A pool of `limit` positions for `threads` threads.
-    pub(crate) fn new(limit: u64, threads: usize) -> NodePool {
-        NodePool {
-            limit,
-            left: AtomicU64::new(limit),
-            threads: threads.max(1) as u64,
-        }
-    }
-
-    /// The team's limit.
-    pub(crate) fn limit(&self) -> u64 {
-        self.limit
-    }
-
-    /// Takes up to [`CLOCK_INTERVAL`] positions (fewer as the pool runs
-    /// dry: at most half of what is left per thread, at least one); 0 when
-    /// none is left.
-    fn take(&self) -> u64 {
-        let mut left = self.left.load(Ordering::Relaxed);
-        loop {
-            if left == 0 {
-                return 0;
-            }
-            let chunk = (left / (2 * self.threads)).clamp(1, CLOCK_INTERVAL);
-            match self
-                .left
-                .compare_exchange_weak(left, left - chunk, Ordering::Relaxed, Ordering::Relaxed)
-            {
-                Ok(_) => return chunk,
-                Err(now) => left = now,
-            }
-        }
-    }
-}
+/// How many positions pass between two looks at the clock: one chunk of
+/// a team's [`NodePool`] at most.
+const CLOCK_INTERVAL: u64 = crate::pool::MAX_CHUNK;
 
 impl Budget {
     pub(crate) fn new(opts: &SearchOptions) -> Budget {

@@ -46,7 +46,7 @@
 //! read as empty. A [`SharedHandle`]'s [`Table::clear`] does nothing, so
 //! that one thread's search cannot wipe what the others found.
 
-use crate::search::NodePool;
+use crate::pool::NodePool;
 use crate::table::{check_megabytes, place_table, table_alignment, Entry, Table, TableError, TableErrorKind, NO_MOVE};
 use crate::value::Value;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};

@@ -272,7 +272,7 @@ pub trait Table {
     /// ([`SharedHandle`](crate::SharedHandle)s of one parallel search with
     /// a node limit): a search through it counts its positions against the
     /// team's limit instead of its own. By default none.
-    fn node_pool(&self) -> Option<std::sync::Arc<crate::search::NodePool>> {
+    fn node_pool(&self) -> Option<std::sync::Arc<crate::pool::NodePool>> {
         None
     }
 }
@@ -312,7 +312,7 @@ impl<T: Table + ?Sized> Table for &mut T {
     fn release(&self, key: u64, draft: u32) {
         (**self).release(key, draft)
     }
-    fn node_pool(&self) -> Option<std::sync::Arc<crate::search::NodePool>> {
+    fn node_pool(&self) -> Option<std::sync::Arc<crate::pool::NodePool>> {
         (**self).node_pool()
     }
 }

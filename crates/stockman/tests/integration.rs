@@ -9,6 +9,7 @@ mod chess;
 mod connect4;
 mod enhancements;
 mod golden;
+mod layers;
 mod minimal_tree;
 mod othello;
 mod simulate;

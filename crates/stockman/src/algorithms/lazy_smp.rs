@@ -41,7 +41,7 @@ use super::{iterative, Algorithm};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
-use crate::search::NodePool;
+use crate::pool::NodePool;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::shared_table::{SharedHandle, SharedTable};
 use crate::stats::Stats;

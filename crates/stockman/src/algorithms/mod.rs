@@ -40,6 +40,7 @@ pub mod parallel_sss;
 pub mod recdual;
 pub mod recsss;
 mod recursive;
+pub(crate) mod rounds;
 pub mod sss;
 
 use crate::options::{Enhancements, Limits};
@@ -146,7 +147,7 @@ impl Algorithm {
     ///
     /// # Errors
     /// As [`Algorithm::search`]; a thread count of 0 or over
-    /// [`MAX_THREADS`](crate::run::MAX_THREADS), or a table that cannot be allocated.
+    /// [`MAX_THREADS`](crate::options::MAX_THREADS), or a table that cannot be allocated.
     ///
     /// # Example
     /// ```
@@ -190,7 +191,7 @@ impl Algorithm {
         O: Observer,
     {
         let threads = opts.threads.count;
-        let max = crate::run::MAX_THREADS;
+        let max = crate::options::MAX_THREADS;
         if !(1..=max).contains(&threads) {
             return Err(SearchError::Unsupported {
                 reason: format!("threads = {threads}: give 1 to {max}"),

@@ -41,11 +41,11 @@
 //! assert_eq!(out.best_index, Some(0)); // min(max(3,12), max(8,2)) = 8
 //! ```
 
+use super::rounds::sss::Sim;
+use super::rounds::MAX_PROCESSORS;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
-use crate::simulate::sss::Sim;
-use crate::simulate::MAX_PROCESSORS;
 use crate::stats::Stats;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

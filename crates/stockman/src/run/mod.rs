@@ -248,8 +248,7 @@ pub struct Settings {
     pub parallel: Option<Parallel>,
 }
 
-/// The most threads one search may use.
-pub const MAX_THREADS: usize = 1024;
+pub use crate::options::MAX_THREADS;
 
 impl Settings {
     /// The request these settings make for a source of `kind`.

@@ -1,9 +1,9 @@
 //! The heuristic: material, piece-square tables and the quiescence search;
 //! move ordering (MVV-LVA).
 
-use super::rules::is_dead;
+use super::rules::{castle_king_square, is_castle, is_dead};
 use super::{HEURISTIC_MAX, MATE};
-use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 
 /// Most legal moves in any chess position are 218; room to spare.
 pub(super) const MAX_MOVES: usize = 256;
@@ -142,12 +142,6 @@ pub(super) fn static_eval(board: &Board) -> i32 {
     score.clamp(-HEURISTIC_MAX, HEURISTIC_MAX)
 }
 
-/// Whether `mv` is a castling move (cozy-chess: the king takes its own rook).
-#[inline]
-pub(super) fn is_castle(board: &Board, mv: Move) -> bool {
-    board.colors(board.side_to_move()).has(mv.to)
-}
-
 /// The piece `mv` captures, if any (en passant: a pawn).
 #[inline]
 fn victim(board: &Board, mv: Move, moved: Piece) -> Option<Piece> {
@@ -180,17 +174,6 @@ fn order_key(board: &Board, mv: Move, moved: Piece, endgame: bool) -> i32 {
         mv.to
     };
     pst(moved, c, to, endgame) - pst(moved, c, mv.from, endgame)
-}
-
-/// Where the king lands when castling with the rook on `mv.to`.
-#[inline]
-pub(super) fn castle_king_square(mv: Move) -> Square {
-    let file = if mv.to.file() > mv.from.file() {
-        File::G
-    } else {
-        File::C
-    };
-    Square::new(file, mv.from.rank())
 }
 
 /// Sorts `list` by key, highest first, keeping the generator's order among

@@ -1,8 +1,7 @@
 //! Position texts and moves: FEN, EPD and UCI notation, read and written,
 //! and [`ChessError`].
 
-use super::eval::{castle_king_square, is_castle};
-use super::rules::Ending;
+use super::rules::{castle_king_square, color_name, is_castle, Ending};
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use std::fmt;
 
@@ -63,14 +62,6 @@ impl fmt::Display for ChessError {
 }
 
 impl std::error::Error for ChessError {}
-
-/// The English name of a colour.
-pub(super) fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
 
 /// The English name of a piece.
 fn piece_name(p: Piece) -> &'static str {

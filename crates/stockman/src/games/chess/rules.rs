@@ -1,8 +1,7 @@
 //! How a game ends: mate, stalemate, the fifty-move rule, dead positions
 //! and repetitions.
 
-use super::notation::color_name;
-use cozy_chess::{BitBoard, Board, Piece};
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Square};
 
 /// The light squares (b1, a2, ...).
 const LIGHT_SQUARES: BitBoard = BitBoard(0x55AA_55AA_55AA_55AA);
@@ -65,4 +64,29 @@ pub(super) fn ending(board: &Board) -> Option<Ending> {
         });
     }
     (board.halfmove_clock() >= 100).then_some(Ending::FiftyMoves)
+}
+
+/// The English name of a colour.
+pub(super) fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Whether `mv` is a castling move (cozy-chess: the king takes its own rook).
+#[inline]
+pub(super) fn is_castle(board: &Board, mv: Move) -> bool {
+    board.colors(board.side_to_move()).has(mv.to)
+}
+
+/// Where the king lands when castling with the rook on `mv.to`.
+#[inline]
+pub(super) fn castle_king_square(mv: Move) -> Square {
+    let file = if mv.to.file() > mv.from.file() {
+        File::G
+    } else {
+        File::C
+    };
+    Square::new(file, mv.from.rank())
 }

@@ -1,7 +1,6 @@
 //! The board on bitboards: masks, move generation and flips, and [`Board`].
 
-use super::endgame::{last_square, solve, stable_discs};
-use super::{PASS, SOLVE_EMPTIES};
+use super::PASS;
 use std::fmt;
 
 /// Every square but the a and h columns.
@@ -312,26 +311,6 @@ impl Board {
             player: self.opponent ^ f,
             opponent: self.player | f | (1 << mv),
             black_to_move: !self.black_to_move,
-        }
-    }
-
-    /// The stable discs of the side to move and of the opponent.
-    pub fn stable(&self) -> (u64, u64) {
-        let occ = self.player | self.opponent;
-        (stable_discs(self.player, occ), stable_discs(self.opponent, occ))
-    }
-
-    /// The exact final score for the side to move, fail-soft within the
-    /// window `(alpha, beta)` of scores, if at most [`SOLVE_EMPTIES`]
-    /// squares are empty (the game solves such positions itself).
-    #[inline]
-    pub(super) fn solved(&self, alpha: i32, beta: i32) -> Option<i32> {
-        let (p, o) = (self.player, self.opponent);
-        let empty = !(p | o);
-        match empty.count_ones() {
-            0 | 1 => Some(last_square(p, o, empty)),
-            n if n <= SOLVE_EMPTIES => Some(solve(p, o, alpha, beta, false)),
-            _ => None,
         }
     }
 }

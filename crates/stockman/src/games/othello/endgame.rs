@@ -2,10 +2,33 @@
 //! last empty squares.
 
 use super::board::{
-    flips, move_set, weighted_mobility, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, RAYS, ROW_1,
-    ROW_8,
+    flips, move_set, weighted_mobility, Board, COLUMN_A, COLUMN_H, EDGES, NEIGHBOURS, NOT_A, NOT_H, QUADRANTS, RAYS,
+    ROW_1, ROW_8,
 };
 use super::SOLVE_EMPTIES;
+
+/// What the board asks of the endgame solver.
+impl Board {
+    /// The stable discs of the side to move and of the opponent.
+    pub fn stable(&self) -> (u64, u64) {
+        let occ = self.player | self.opponent;
+        (stable_discs(self.player, occ), stable_discs(self.opponent, occ))
+    }
+
+    /// The exact final score for the side to move, fail-soft within the
+    /// window `(alpha, beta)` of scores, if at most [`SOLVE_EMPTIES`]
+    /// squares are empty (the game solves such positions itself).
+    #[inline]
+    pub(super) fn solved(&self, alpha: i32, beta: i32) -> Option<i32> {
+        let (p, o) = (self.player, self.opponent);
+        let empty = !(p | o);
+        match empty.count_ones() {
+            0 | 1 => Some(last_square(p, o, empty)),
+            n if n <= SOLVE_EMPTIES => Some(solve(p, o, alpha, beta, false)),
+            _ => None,
+        }
+    }
+}
 
 /// The squares whose neighbour `k` steps along `(dr, dc)` is off the board.
 const fn off_board(dr: i32, dc: i32, k: i32) -> u64 {

@@ -1,0 +1,109 @@
+//! SSS\* and Dual\* in rounds: the engine of parallel SSS\*
+//! ([`parallel_sss`](super::parallel_sss), on threads) and of its
+//! simulation on `P` virtual processors ([`crate::simulate`]), with the
+//! report, options and errors they share.
+//!
+//! In a round, up to `P` states are taken off the head of OPEN and the
+//! Gamma operator is applied to all of them ([`sss`] says which may run out
+//! of turn and why the value stays exact). The same inputs give the same
+//! rounds on every machine.
+
+pub mod sss;
+
+use crate::value::Value;
+use serde::Serialize;
+
+/// What one simulated run measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SimReport {
+    /// Virtual processors.
+    pub processors: usize,
+    /// The root's minimax value.
+    pub value: Value,
+    /// Synchronous rounds until the answer: the simulated time.
+    pub rounds: u64,
+    /// Units of work done by all processors together (Gamma steps, or nodes visited).
+    pub work: u64,
+    /// Leaves evaluated by all processors together.
+    pub leaf_evals: u64,
+    /// Processor-rounds in which a processor had nothing it could do.
+    pub idle: u64,
+    /// The most states on OPEN at once (SSS\*; 0 for the depth-first searches).
+    pub max_open: u64,
+}
+
+impl SimReport {
+    /// Rounds at one processor over rounds here.
+    pub fn speedup_over(&self, one: &SimReport) -> f64 {
+        one.rounds as f64 / self.rounds.max(1) as f64
+    }
+
+    /// Work here over work at one processor (1.0: no search overhead).
+    pub fn overhead_over(&self, one: &SimReport) -> f64 {
+        self.work as f64 / one.work.max(1) as f64
+    }
+}
+
+/// Options of a simulated run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Virtual processors (1 to [`MAX_PROCESSORS`]).
+    pub processors: usize,
+    /// Plies to the horizon (`None`: the end of the game).
+    pub depth: Option<u32>,
+    /// Stop with [`SimError::WorkLimit`] after this much work.
+    pub max_work: u64,
+    /// Record the paths of the evaluated leaves, in order ([`sss`]).
+    pub record_leaves: bool,
+    /// Try the table's best move first ([`abdada`]; as
+    /// [`Enhancements::table_move_first`](crate::Enhancements::table_move_first)).
+    pub table_move_first: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            processors: 1,
+            depth: None,
+            max_work: 100_000_000,
+            record_leaves: false,
+            table_move_first: false,
+        }
+    }
+}
+
+/// The most virtual processors a simulation takes.
+pub const MAX_PROCESSORS: usize = 4096;
+
+/// Why a simulation gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimError {
+    /// A processor count of 0 or over [`MAX_PROCESSORS`].
+    Processors(usize),
+    /// The work limit was reached.
+    WorkLimit(u64),
+    /// The game broke its contract (the reason says how).
+    BadGame(String),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Processors(p) => write!(f, "{p} processors: give 1 to {MAX_PROCESSORS}"),
+            SimError::WorkLimit(n) => write!(f, "the simulation stopped after {n} units of work (its limit)"),
+            SimError::BadGame(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl SimOptions {
+    pub(crate) fn check(&self) -> Result<(), SimError> {
+        if (1..=MAX_PROCESSORS).contains(&self.processors) {
+            Ok(())
+        } else {
+            Err(SimError::Processors(self.processors))
+        }
+    }
+}
