@@ -16,11 +16,11 @@ use stockman::algorithms::bns::GuessKind;
 use stockman::algorithms::{iterative, parallel_sss};
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
-use stockman::Limits;
 use stockman::{
     minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Outcome, Parallel, Playable,
     SearchOptions, SharedTable, Stats, Table, TableSize,
 };
+use stockman::{Limits, SettingNames};
 use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
 use stockman_lab::Shard;
 
@@ -384,7 +384,8 @@ impl GameTask for Grid<'_> {
                     let done = depth_completed.unwrap_or(0);
                     row.stats = stats;
                     row.error = Some(format!(
-                        "stopped by {limit} after visiting {} positions in depth {} (depth {done} completed)",
+                        "stopped by {} after visiting {} positions in depth {} (depth {done} completed)",
+                        crate::report::Flags.limit(&limit),
                         stats.nodes,
                         done + 1
                     ));
@@ -397,7 +398,7 @@ impl GameTask for Grid<'_> {
                 }
                 Err(e) => {
                     row.stats = e.stats().copied().unwrap_or_default();
-                    row.error = Some(e.to_string());
+                    row.error = Some(e.describe(&crate::report::Flags));
                 }
             }
             rows.push(row);

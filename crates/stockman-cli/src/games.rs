@@ -187,7 +187,7 @@ pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -
                     stats: s.stats,
                     expected: p.expected,
                     best_move_score: *score,
-                    error: s.error.as_ref().map(|e| e.to_string()),
+                    error: s.error.as_ref().map(|e| e.describe(&crate::report::Flags)),
                 };
                 printed = serde_json::to_string(&line)
                     .map(|l| println!("{l}"))

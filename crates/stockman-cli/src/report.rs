@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use stockman::run::Solution;
-use stockman::{Stats, Value};
+use stockman::{Limit, SettingNames, Stats, Value};
 
 /// What `solve` reports for one algorithm (the JSON contract).
 #[derive(Serialize, Debug, Clone)]
@@ -48,10 +48,28 @@ impl Row {
             proven_bounds: s.proven.map(|(a, b)| [a, b]),
             stats: s.stats,
             depth_completed: s.depth_completed,
-            stopped_by: s.stopped_by.map(|l| l.to_string()),
+            stopped_by: s.stopped_by.map(|l| Flags.limit(&l)),
             leaves: s.leaves,
-            error: s.error.map(|e| e.to_string()),
+            error: s.error.map(|e| e.describe(&Flags)),
         }
+    }
+}
+
+/// The command line's names for the settings behind a search's limits:
+/// its messages name the flag a user typed (`--max-nodes 5`), where the
+/// library's name the limit itself.
+pub struct Flags;
+
+impl stockman::SettingNames for Flags {
+    fn limit(&self, limit: &Limit) -> String {
+        match limit {
+            Limit::Nodes(n) => format!("--max-nodes {n}"),
+            Limit::Time(t) => format!("--time-limit {:.3}s", t.as_secs_f64()),
+            Limit::Stop => "a stop request".to_string(),
+        }
+    }
+    fn max_open(&self) -> String {
+        "--max-open".to_string()
     }
 }
 

@@ -686,7 +686,7 @@ fn think<G: Playable + Sync>(engine: &mut Engine, game: &G, limits: &Limits, kin
             // the game's order (captures first in chess) is the best guess.
             let reason = match e.limit() {
                 Some(Limit::Stop) => "stopped".to_string(),
-                Some(limit) => format!("the limit {limit} came"),
+                Some(limit) => format!("{limit} came"),
                 None => e.to_string(),
             };
             say(

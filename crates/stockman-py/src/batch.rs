@@ -74,7 +74,7 @@ pub(crate) fn solve_positions<'py>(
             d.set_item("expected", p.expected)?;
             d.set_item("best_move_score", *score)?;
             if let Some(e) = &s.error {
-                d.set_item("error", e.to_string())?;
+                d.set_item("error", e.describe(&crate::errors::Arguments))?;
             }
             positions.append(d)?;
         }

@@ -55,3 +55,21 @@ pub(crate) fn error_kind(e: &SearchError) -> &'static str {
         _ => "game",
     }
 }
+
+/// Python's names for the settings behind a search's limits: its messages
+/// name the keyword argument a user passed (`max_nodes=5`), where the
+/// library's name the limit itself.
+pub(crate) struct Arguments;
+
+impl stockman::SettingNames for Arguments {
+    fn limit(&self, limit: &stockman::Limit) -> String {
+        match limit {
+            stockman::Limit::Nodes(n) => format!("max_nodes={n}"),
+            stockman::Limit::Time(t) => format!("time_limit={}", t.as_secs_f64()),
+            stockman::Limit::Stop => "a stop request".to_string(),
+        }
+    }
+    fn max_open(&self) -> String {
+        "max_open".to_string()
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 use stockman::run::{panic_message, Runner, Solution};
-use stockman::Stats;
+use stockman::{SettingNames, Stats};
 
 /// The runner every `solve` shares: its fixed table is allocated and
 /// committed once, not at each call (and never inside a search's clock).
@@ -161,13 +161,13 @@ pub(crate) fn solution_dict<'py>(py: Python<'py>, s: &Solution<BestMove>) -> PyR
         d.set_item("depth_completed", depth)?;
     }
     if let Some(l) = s.stopped_by {
-        d.set_item("stopped_by", l.to_string())?;
+        d.set_item("stopped_by", crate::errors::Arguments.limit(&l))?;
     }
     if let Some(leaves) = &s.leaves {
         d.set_item("leaves", leaves.clone())?;
     }
     if let Some(e) = &s.error {
-        d.set_item("error", e.to_string())?;
+        d.set_item("error", e.describe(&crate::errors::Arguments))?;
         d.set_item("error_kind", error_kind(e))?;
     }
     Ok(d)

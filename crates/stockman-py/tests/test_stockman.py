@@ -149,7 +149,7 @@ def test_iterative_under_a_node_limit_answers_with_its_depth():
     rows = stockman.solve(stockman.Connect4("4453"), "mtdf", depth=40, iterative=True, max_nodes=100_000)
     r = rows[0]
     assert r["algorithm"] == "mtdf+id"
-    assert r["depth_completed"] >= 6 and r["stopped_by"] == "--max-nodes 100000"
+    assert r["depth_completed"] >= 6 and r["stopped_by"] == "max_nodes=100000"
 
 
 # --- games written in Python ---------------------------------------------------------
@@ -334,7 +334,7 @@ def test_limits_raise_search_limit_with_the_stats():
         stockman.solve(stockman.random_tree("width=8,depth=8,seed=1"), "alphabeta", max_nodes=1000)
     assert e.value.algorithm == "alphabeta"
     assert e.value.stats["nodes"] == 1000
-    assert "--max-nodes 1000" in str(e.value)
+    assert "max_nodes=1000" in str(e.value)
 
 
 # --- threads ------------------------------------------------------------------------------

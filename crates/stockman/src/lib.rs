@@ -63,7 +63,7 @@ pub use options::{
     DEFAULT_MAX_OPEN,
 };
 pub use ordering::Heuristics;
-pub use search::{Limit, Outcome, Partial, SearchError};
+pub use search::{Limit, Outcome, Partial, SearchError, SettingNames};
 pub use shared_table::{SharedHandle, SharedTable, TableInUse};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{

@@ -72,12 +72,70 @@ pub enum Limit {
 }
 
 impl std::fmt::Display for Limit {
+    /// In the library's words: `the node limit (5 positions)`, `the time
+    /// limit (0.100 s)`, `a stop request`. A front end names the setting
+    /// its user typed instead, through [`SettingNames`].
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Limit::Nodes(n) => write!(f, "--max-nodes {n}"),
-            Limit::Time(t) => write!(f, "--time-limit {:.3}s", t.as_secs_f64()),
+            Limit::Nodes(n) => write!(f, "the node limit ({n} positions)"),
+            Limit::Time(t) => write!(f, "the time limit ({:.3} s)", t.as_secs_f64()),
             Limit::Stop => f.write_str("a stop request"),
         }
+    }
+}
+
+/// How a front end names the settings behind a search's limits, so that
+/// its messages point at what its user typed: the command line's
+/// `--max-nodes 5`, Python's `max_nodes=5`. The library's own messages
+/// ([`Limit`]'s and [`SearchError`]'s `Display`) name the limits
+/// themselves and no front end's settings;
+/// [`SearchError::describe`] puts a front end's names in.
+///
+/// # Example
+/// ```
+/// use stockman::{Algorithm, Limit, Limits, RandomSpec, RandomTree, SearchOptions, SettingNames};
+///
+/// struct Flags;
+/// impl SettingNames for Flags {
+///     fn limit(&self, limit: &Limit) -> String {
+///         match limit {
+///             Limit::Nodes(n) => format!("--max-nodes {n}"),
+///             Limit::Time(t) => format!("--time-limit {:.3}s", t.as_secs_f64()),
+///             Limit::Stop => "a stop request".to_string(),
+///         }
+///     }
+///     fn max_open(&self) -> String {
+///         "--max-open".to_string()
+///     }
+/// }
+///
+/// let tree = RandomTree::new(RandomSpec::parse("width=8,depth=8,seed=1").unwrap());
+/// let opts = SearchOptions { limits: Limits { nodes: Some(5), ..Limits::default() }, ..SearchOptions::default() };
+/// let e = Algorithm::AlphaBeta.search(&tree, &opts).unwrap_err();
+/// assert_eq!(e.to_string(), "node limit reached: stopped after visiting 5 positions (the limit: 5 positions)");
+/// assert_eq!(e.describe(&Flags), "node limit reached: stopped after visiting 5 positions (--max-nodes 5)");
+/// ```
+pub trait SettingNames {
+    /// The setting a limit came from, with its value (`--max-nodes 5`).
+    fn limit(&self, limit: &Limit) -> String;
+    /// The setting that caps the OPEN list of the best-first searches
+    /// (`--max-open`).
+    fn max_open(&self) -> String;
+}
+
+/// The library's own words, for [`SearchError`]'s `Display`.
+struct OwnWords;
+
+impl SettingNames for OwnWords {
+    fn limit(&self, limit: &Limit) -> String {
+        match limit {
+            Limit::Nodes(n) => format!("the limit: {n} positions"),
+            Limit::Time(t) => format!("the limit: {:.3} s", t.as_secs_f64()),
+            Limit::Stop => "a stop request".to_string(),
+        }
+    }
+    fn max_open(&self) -> String {
+        "the OPEN list limit (Limits::max_open)".to_string()
     }
 }
 
@@ -290,31 +348,44 @@ impl SearchError {
     }
 }
 
+impl SearchError {
+    /// The message, with the settings behind the limits named as a front
+    /// end names them (see [`SettingNames`]); `Display` gives the
+    /// library's own words.
+    pub fn describe(&self, names: &dyn SettingNames) -> String {
+        match self {
+            SearchError::NodeLimit { limit, stats, .. } => format!(
+                "node limit reached: stopped after visiting {} positions ({})",
+                stats.nodes,
+                names.limit(&Limit::Nodes(*limit))
+            ),
+            SearchError::TimeLimit { limit, stats, .. } => format!(
+                "time limit reached: stopped after {:.3} s and {} positions ({})",
+                stats.time_us as f64 / 1e6,
+                stats.nodes,
+                names.limit(&Limit::Time(*limit))
+            ),
+            SearchError::OpenLimit { limit, stats } => format!(
+                "OPEN list limit reached: the OPEN list would exceed {limit} entries after {} positions \
+                 (raise {}, or use an MT driver, which needs no OPEN list)",
+                stats.nodes,
+                names.max_open()
+            ),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SearchError::NodeLimit { limit, stats, .. } => write!(
-                f,
-                "node limit reached: stopped after visiting {} positions (--max-nodes {limit})",
-                stats.nodes
-            ),
-            SearchError::TimeLimit { limit, stats, .. } => write!(
-                f,
-                "time limit reached: stopped after {:.3} s and {} positions (--time-limit {:.3}s)",
-                stats.time_us as f64 / 1e6,
-                stats.nodes,
-                limit.as_secs_f64()
-            ),
+            SearchError::NodeLimit { .. } | SearchError::TimeLimit { .. } | SearchError::OpenLimit { .. } => {
+                f.write_str(&self.describe(&OwnWords))
+            }
             SearchError::Stopped { stats, .. } => write!(
                 f,
                 "stopped on request after {:.3} s and {} positions",
                 stats.time_us as f64 / 1e6,
-                stats.nodes
-            ),
-            SearchError::OpenLimit { limit, stats } => write!(
-                f,
-                "OPEN list limit reached: the OPEN list would exceed {limit} entries \
-                 after {} positions (raise --max-open, or use an MT driver, which needs no OPEN list)",
                 stats.nodes
             ),
             SearchError::NoHash { algorithm } => write!(

@@ -368,7 +368,7 @@ mod tests {
         let game = ConnectFour::new().with_heuristic();
         let e = search(&game, Algorithm::Mtdf, &opts(Some(3))).unwrap_err();
         assert_eq!(e.limit(), Some(Limit::Nodes(3)));
-        assert!(e.to_string().contains("--max-nodes 3"), "{e}");
+        assert!(e.to_string().contains("(the limit: 3 positions)"), "{e}");
     }
 
     /// Without a limit, the answer is the last depth's and nothing stopped it.
