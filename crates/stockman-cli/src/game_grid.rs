@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use stockman::algorithms::bns::GuessKind;
-use stockman::algorithms::{iterative, parallel_sss};
+use stockman::drivers::parallel_sss;
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
 use stockman::{
@@ -352,7 +352,12 @@ impl GameTask for Grid<'_> {
                         },
                         ..opts
                     };
-                    algo.search_shared_in(&game, &opts, deepen, table, &mut NoObserver)
+                    let search = algo.with_options(&opts);
+                    let search = if deepen { search.deepen() } else { search };
+                    match table {
+                        Some(t) => search.shared_table(t).run_shared(&game),
+                        None => search.run_shared(&game),
+                    }
                 }
                 Some(t) => {
                     // One table per size, cleared (a new generation: the
@@ -360,9 +365,16 @@ impl GameTask for Grid<'_> {
                     let table = &mut self.tables[t];
                     table.clear();
                     if deepen {
-                        iterative::search_in(&game, algo, &opts, &mut NoObserver, table)
+                        algo.with_options(&opts)
+                            .deepen()
+                            .observer(&mut NoObserver)
+                            .table(table)
+                            .run(&game)
                     } else {
-                        algo.search_in(&game, &opts, &mut NoObserver, table)
+                        algo.with_options(&opts)
+                            .observer(&mut NoObserver)
+                            .table(table)
+                            .run(&game)
                     }
                 }
                 None => algo.search(&game, &opts),

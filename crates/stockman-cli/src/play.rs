@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
-use stockman::algorithms::lazy_smp;
+use stockman::drivers::lazy_smp;
 use stockman::run::{no_parallel_form, GameKind, GameTask};
 use stockman::{Algorithm, Engine, GameResult, Limits, Parallel, Playable, SearchOptions, TableSize};
 

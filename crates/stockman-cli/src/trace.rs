@@ -53,7 +53,7 @@ pub fn traced<G: Game>(
     best: &dyn Fn(&G::Move, usize) -> serde_json::Value,
 ) -> Result<Trace> {
     let mut tr = Tracer::default();
-    let out = algo.search_observed(game, opts, &mut tr)?;
+    let out = algo.with_options(opts).observer(&mut tr).run(game)?;
     Ok(Trace {
         algorithm: algo.name().to_string(),
         value: out.value,

@@ -126,7 +126,9 @@ pub fn page<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions, title: &st
     })?;
     let mut tracer = Tracer::default();
     let out = algo
-        .search_observed(&tree, opts, &mut tracer)
+        .with_options(opts)
+        .observer(&mut tracer)
+        .run(&tree)
         .map_err(|e| Error::new(format!("{algo}: {e}")))?;
     let dual = is_dual(algo);
     let cases = [
@@ -221,7 +223,9 @@ pub fn compare_page<G: Game>(
     for &algo in algos {
         let mut rec = stockman::WindowRecorder::default();
         let out = algo
-            .search_observed(&tree, opts, &mut rec)
+            .with_options(opts)
+            .observer(&mut rec)
+            .run(&tree)
             .map_err(|e| Error::new(format!("{algo}: {e}")))?;
         let leaves = rec
             .leaves

@@ -7,7 +7,8 @@ use crate::{report, Error};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use stockman::algorithms::{bns, lazy_smp};
+use stockman::algorithms::bns;
+use stockman::drivers::lazy_smp;
 use stockman::{
     Algorithm, NoObserver, RandomTree, SearchError, SearchOptions, SharedTable, TableSize, DEFAULT_SHARED_TABLE_MB,
 };
@@ -70,7 +71,10 @@ fn run_job_on(job: &Job, opts: &SearchOptions, table: &mut Option<SharedTable>) 
             } else {
                 None
             };
-            a.search_shared_in(&tree, opts, false, shared, &mut NoObserver)
+            match shared {
+                Some(t) => a.with_options(opts).shared_table(t).run_shared(&tree),
+                None => a.with_options(opts).run_shared(&tree),
+            }
         }
     };
     match out {

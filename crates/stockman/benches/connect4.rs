@@ -58,8 +58,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use stockman::games::connect4::Board;
 use stockman::{
-    algorithms::iterative, thread_cpu_time, Algorithm, ConnectFour, Game, NoObserver, Outcome, Parallel, Role,
-    SearchOptions, SharedTable, TableSize, Value,
+    thread_cpu_time, Algorithm, ConnectFour, Game, Outcome, Parallel, Role, SearchOptions, SharedTable, TableSize,
+    Threads, Value,
 };
 use stockman::{Enhancements, Limits};
 
@@ -251,16 +251,17 @@ const THEIRS_PARALLEL: &str = "minimax-ybw-2";
 /// One search by one of [`OURS_PARALLEL`].
 fn ours_parallel(g: &ConnectFour, algo: Algorithm) -> Outcome<u8> {
     let table = SharedTable::with_megabytes(TABLE_MB).expect("table");
-    Parallel::Abdada
-        .search_observed(
-            g,
-            algo,
-            &our_options(DEPTH, false),
-            true,
-            THREADS,
-            &table,
-            &mut NoObserver,
-        )
+    let opts = SearchOptions {
+        threads: Threads {
+            count: THREADS,
+            parallel: Parallel::Abdada,
+        },
+        ..our_options(DEPTH, false)
+    };
+    algo.with_options(&opts)
+        .deepen()
+        .shared_table(&table)
+        .run_shared(g)
         .expect("search")
 }
 
@@ -297,7 +298,11 @@ fn value_of(moves: &str, depth: u32) -> Value {
     if lo == hi {
         return lo; // decided: stockman's value without search
     }
-    let out = iterative::search(&g, Algorithm::NegaScout, &our_options(depth, false)).expect("search");
+    let out = Algorithm::NegaScout
+        .with_options(&our_options(depth, false))
+        .deepen()
+        .run(&g)
+        .expect("search");
     out.value.expect("a value")
 }
 
@@ -329,7 +334,12 @@ fn check() {
         );
         let mut counted = Vec::new();
         for ours in OURS {
-            let out = iterative::search(&g, ours.algo, &our_options(DEPTH, ours.table_at_horizon)).expect("search");
+            let out = ours
+                .algo
+                .with_options(&our_options(DEPTH, ours.table_at_horizon))
+                .deepen()
+                .run(&g)
+                .expect("search");
             assert_eq!(out.value, Some(case.value), "{} at {}", ours.name, case.moves);
             assert_best(case.moves, out.best_move.expect("a best move"), case.value, ours.name);
             counted.push(out.stats.nodes);
@@ -449,7 +459,7 @@ fn benches(c: &mut Criterion, clock: Clock) {
             group.bench_function(format!("stockman-{}", ours.name), |b| {
                 b.iter_custom(|iters| {
                     let took = clock.time(iters, || {
-                        let out = iterative::search(&g, ours.algo, &opts).expect("search");
+                        let out = ours.algo.with_options(&opts).deepen().run(&g).expect("search");
                         std::hint::black_box(out);
                     });
                     record(case.moves, ours.name, iters, took);
@@ -571,7 +581,7 @@ fn interleaved(clock: Clock, rounds: usize) -> BTreeMap<(&'static str, &'static 
             for ours in OURS {
                 let opts = our_options(DEPTH, ours.table_at_horizon);
                 let took = clock.time(1, || {
-                    std::hint::black_box(iterative::search(&g, ours.algo, &opts).expect("search"));
+                    std::hint::black_box(ours.algo.with_options(&opts).deepen().run(&g).expect("search"));
                 });
                 out.entry((case.moves, ours.name)).or_default().push(took.as_secs_f64());
             }

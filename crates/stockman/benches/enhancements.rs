@@ -13,7 +13,6 @@
 //! position (its memory is touched once, before the first measurement).
 
 use std::time::{Duration, Instant};
-use stockman::algorithms::iterative;
 use stockman::{Algorithm, AnyTable, ConnectFour, Heuristics, NoObserver, SearchOptions, Table, TableSize};
 use stockman::{Enhancements, Limits};
 
@@ -118,19 +117,18 @@ fn main() {
     // Touch the table's memory before any clock runs.
     table.clear();
     for g in &games[..1] {
-        let _ = iterative::search_in(
-            g,
-            Algorithm::AlphaBeta,
-            &SearchOptions {
+        let _ = Algorithm::AlphaBeta
+            .with_options(&SearchOptions {
                 limits: Limits {
                     depth: Some(depth),
                     ..configs()[1].1.limits
                 },
                 ..configs()[1].1.clone()
-            },
-            &mut NoObserver,
-            &mut table,
-        );
+            })
+            .deepen()
+            .observer(&mut NoObserver)
+            .table(&mut table)
+            .run(g);
     }
     println!("Connect Four, first {n} positions of Test_L2_R2, iterative deepening to depth {depth}, 64 MiB table\n");
     for algo in [
@@ -157,7 +155,13 @@ fn main() {
                 for g in &games {
                     table.clear();
                     let start = Instant::now();
-                    let out = iterative::search_kept(g, algo, &o, &mut NoObserver, &mut table, &mut Heuristics::new())
+                    let out = algo
+                        .with_options(&o)
+                        .deepen()
+                        .observer(&mut NoObserver)
+                        .table(&mut table)
+                        .heuristics(&mut Heuristics::new())
+                        .run(g)
                         .unwrap();
                     time += start.elapsed();
                     total += out.stats.nodes;

@@ -162,7 +162,11 @@ fn main() {
         for (k, &algo) in algos.iter().enumerate() {
             table.clear();
             let start = now();
-            let result = algo.search_in(&game, &opts, &mut NoObserver, &mut table);
+            let result = algo
+                .with_options(&opts)
+                .observer(&mut NoObserver)
+                .table(&mut table)
+                .run(&game);
             let time = now() - start;
             let (value, best, stats) = match result {
                 Ok(out) => {

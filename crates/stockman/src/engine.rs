@@ -21,7 +21,7 @@
 //! assert_eq!(game.result(), Some(GameResult::Draw)); // perfect play draws
 //! ```
 
-use crate::algorithms::{iterative, Algorithm, Parallel};
+use crate::algorithms::{Algorithm, Parallel};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
@@ -212,7 +212,13 @@ impl Engine {
             EngineTable::Shared { threads, how, table } => {
                 how.search_kept(game, algo, &opts, true, *threads, table, obs, heur)
             }
-            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, obs, table, heur),
+            EngineTable::One(table) => algo
+                .with_options(&opts)
+                .deepen()
+                .observer(obs)
+                .table(table)
+                .heuristics(heur)
+                .run(game),
         }
     }
 
@@ -231,10 +237,20 @@ impl Engine {
         let opts = self.options_for(limits);
         let (algo, heur) = (self.algorithm, &mut self.heuristics);
         match &mut self.table {
-            EngineTable::One(table) => iterative::search_kept(game, algo, &opts, &mut NoObserver, table, heur),
-            EngineTable::Shared { table, .. } => {
-                iterative::search_kept(game, algo, &opts, &mut NoObserver, table.handle(), heur)
-            }
+            EngineTable::One(table) => algo
+                .with_options(&opts)
+                .deepen()
+                .observer(&mut NoObserver)
+                .table(table)
+                .heuristics(heur)
+                .run(game),
+            EngineTable::Shared { table, .. } => algo
+                .with_options(&opts)
+                .deepen()
+                .observer(&mut NoObserver)
+                .table(table.handle())
+                .heuristics(heur)
+                .run(game),
         }
     }
 

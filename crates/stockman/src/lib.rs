@@ -30,6 +30,7 @@
 
 pub mod algorithms;
 pub mod clock;
+pub mod drivers;
 pub mod engine;
 pub mod game;
 pub mod games;
@@ -50,6 +51,7 @@ pub mod value;
 
 pub use algorithms::{Algorithm, UnknownAlgorithm};
 pub use clock::{Budget, Clock};
+pub use drivers::Search;
 pub use engine::{Engine, DEFAULT_SHARED_TABLE_MB};
 pub use game::{CostlyEval, Game, Narrowed, PathPosition, Unfolded};
 pub use games::{Checkers, ChessGame, ConnectFour, GameError, GameErrorKind, GameResult, Othello, Playable, TicTacToe};

@@ -427,7 +427,9 @@ mod window_tests {
         let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
         let mut rec = WindowRecorder::default();
         Algorithm::AlphaBeta
-            .search_observed(&tree, &SearchOptions::default(), &mut rec)
+            .with_options(&SearchOptions::default())
+            .observer(&mut rec)
+            .run(&tree)
             .unwrap();
         let full = (-INF, INF);
         let leaf = |path: Vec<u32>, value, windows| WindowedLeaf { path, value, windows };
@@ -438,7 +440,9 @@ mod window_tests {
         // Best-first searches have no windows.
         let mut rec = WindowRecorder::default();
         Algorithm::Sss
-            .search_observed(&tree, &SearchOptions::default(), &mut rec)
+            .with_options(&SearchOptions::default())
+            .observer(&mut rec)
+            .run(&tree)
             .unwrap();
         assert!(rec.leaves.iter().all(|l| l.windows.is_empty()));
         assert_eq!(rec.leaves.len(), 7);

@@ -340,10 +340,10 @@ impl std::str::FromStr for Research {
     }
 }
 
-/// How a search uses several threads, by name: `lazy-smp` ([`lazy_smp`](crate::algorithms::lazy_smp):
+/// How a search uses several threads, by name: `lazy-smp` ([`lazy_smp`](crate::drivers::lazy_smp):
 /// helpers race the main search through the shared table), `abdada`
-/// ([`abdada`](crate::algorithms::abdada): every thread also puts off the moves another one is on),
-/// or `rounds` (SSS\* and Dual\* too, in rounds: [`parallel_sss`](crate::algorithms::parallel_sss); the
+/// ([`abdada`](crate::drivers::abdada): every thread also puts off the moves another one is on),
+/// or `rounds` (SSS\* and Dual\* too, in rounds: [`parallel_sss`](crate::drivers::parallel_sss); the
 /// depth-first searches as under ABDADA). Only `rounds` puts SSS\* and
 /// Dual\* on threads ([`Algorithm::runs_parallel`](crate::Algorithm::runs_parallel)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -73,7 +73,10 @@ fn the_root_table_cut_refuses_a_move_stored_without_its_proof() {
             let mut table = MapTable::default();
             table.store(root, mixed_entry(value, worse));
             let out = algo
-                .search_in(&tree, &SearchOptions::default(), &mut stockman::NoObserver, &mut table)
+                .with_options(&SearchOptions::default())
+                .observer(&mut stockman::NoObserver)
+                .table(&mut table)
+                .run(&tree)
                 .unwrap();
             assert_eq!(out.value, Some(value), "{spec} {algo}");
             let best = out.best_index.expect("a best move");
@@ -90,7 +93,10 @@ fn the_root_table_cut_refuses_a_move_stored_without_its_proof() {
                 },
             );
             let out = algo
-                .search_in(&tree, &SearchOptions::default(), &mut stockman::NoObserver, &mut table)
+                .with_options(&SearchOptions::default())
+                .observer(&mut stockman::NoObserver)
+                .table(&mut table)
+                .run(&tree)
                 .unwrap();
             assert_eq!(
                 (out.value, out.best_index),
@@ -118,8 +124,12 @@ fn the_settled_root_test_refuses_a_move_stored_without_its_proof() {
         probes: 0,
         after: u64::MAX,
     };
-    let full =
-        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut alone).unwrap();
+    let full = Algorithm::AlphaBeta
+        .with_options(&SearchOptions::default())
+        .observer(&mut obs)
+        .table(&mut alone)
+        .run(&tree)
+        .unwrap();
     assert_eq!(full.value, Some(value));
     // Another thread "stores" the mixed entry while this search runs: the
     // search does not give up with its move, and goes on to the end.
@@ -130,8 +140,12 @@ fn the_settled_root_test_refuses_a_move_stored_without_its_proof() {
         probes: 0,
         after: 3000,
     };
-    let out =
-        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut table).unwrap();
+    let out = Algorithm::AlphaBeta
+        .with_options(&SearchOptions::default())
+        .observer(&mut obs)
+        .table(&mut table)
+        .run(&tree)
+        .unwrap();
     assert_eq!(out.value, Some(value));
     let best = out.best_index.unwrap();
     assert_eq!(child_value(&tree, best), value, "best move {best}");
@@ -141,7 +155,6 @@ fn the_settled_root_test_refuses_a_move_stored_without_its_proof() {
 
 #[test]
 fn a_pass_that_fails_away_from_the_mover_stores_no_proof() {
-    use stockman::algorithms::alphabeta;
     for (spec, role) in [
         ("width=5,depth=5,seed=2,range=0..8", Role::Max),
         ("width=5,depth=5,seed=2,range=0..8,root=min", Role::Min),
@@ -156,15 +169,15 @@ fn a_pass_that_fails_away_from_the_mover_stores_no_proof() {
         for ((alpha, beta), proves) in [fail_high, fail_low] {
             let mut table = MapTable::default();
             let mut heur = stockman::Heuristics::new();
-            let out = alphabeta::search_kept(
-                &tree,
-                &SearchOptions::default(),
-                &mut obs,
-                &mut table,
-                &mut heur,
-                (alpha, beta),
-            )
-            .unwrap();
+            let opts = SearchOptions::default();
+            let out = Algorithm::AlphaBeta
+                .with_options(&opts)
+                .observer(&mut obs)
+                .table(&mut table)
+                .heuristics(&mut heur)
+                .window(alpha, beta)
+                .run(&tree)
+                .unwrap();
             let e = table.probe(root).unwrap();
             assert_eq!(e.best_proves, proves, "{spec} ({alpha},{beta}): {e:?}");
             if proves {

@@ -100,7 +100,7 @@ fn every_algorithm_agrees_at_depth_6() {
 
 fn leaf_paths<G: Game>(a: Algorithm, g: &G, d: u32) -> (Vec<Vec<u32>>, Outcome<G::Move>) {
     let mut rec = LeafRecorder::default();
-    let out = a.search_observed(g, &depth(d), &mut rec).unwrap();
+    let out = a.with_options(&depth(d)).observer(&mut rec).run(g).unwrap();
     (rec.paths(), out)
 }
 

@@ -229,7 +229,7 @@ fn the_start_position_agrees_at_depth_3() {
 
 fn leaf_paths<G: Game>(a: Algorithm, g: &G, d: u32) -> (Vec<Vec<u32>>, Outcome<G::Move>) {
     let mut rec = LeafRecorder::default();
-    let out = a.search_observed(g, &depth(d), &mut rec).unwrap();
+    let out = a.with_options(&depth(d)).observer(&mut rec).run(g).unwrap();
     (rec.paths(), out)
 }
 
@@ -396,7 +396,7 @@ fn a_perpetual_check_saves_the_side_behind() {
             },
             ..SearchOptions::engine(Some(10))
         };
-        let out = stockman::algorithms::iterative::search(&g, a, &opts).unwrap();
+        let out = a.with_options(&opts).deepen().run(&g).unwrap();
         match out.bound {
             Some((lo, hi)) => assert!(lo <= 0 && 0 < hi, "iterative {a}: {lo}..{hi}"),
             None => assert_eq!(out.value, Some(0), "iterative {a}"),

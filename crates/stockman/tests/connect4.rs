@@ -6,7 +6,6 @@
 //! `cargo test -p stockman --test integration connect4:: -- --ignored --nocapture`.
 
 use proptest::prelude::*;
-use stockman::algorithms::{alphabeta, iterative, minimax, negascout};
 use stockman::games::ConnectFour;
 use stockman::{
     Algorithm, AnyTable, FixedTable, Game, NoObserver, Playable, Role, SearchOptions, Stats, TableSize, Value,
@@ -209,12 +208,20 @@ fn a_tiny_table_costs_nodes_never_values() {
         for &(moves, score) in &set[..100] {
             let game = ConnectFour::from_moves(moves).unwrap();
             let mut tiny = FixedTable::with_buckets(2);
-            let out = algo.search_in(&game, &opts, &mut NoObserver, &mut tiny).unwrap();
+            let out = algo
+                .with_options(&opts)
+                .observer(&mut NoObserver)
+                .table(&mut tiny)
+                .run(&game)
+                .unwrap();
             assert_eq!(out.value, Some(score), "{algo} at {moves}");
             tiny_nodes += out.stats.nodes;
             let mut large = FixedTable::with_megabytes(4);
             large_nodes += algo
-                .search_in(&game, &opts, &mut NoObserver, &mut large)
+                .with_options(&opts)
+                .observer(&mut NoObserver)
+                .table(&mut large)
+                .run(&game)
                 .unwrap()
                 .stats
                 .nodes;
@@ -231,7 +238,7 @@ fn a_tiny_table_costs_nodes_never_values() {
             limits: Limits::to_depth(5),
             ..Default::default()
         };
-        let want = minimax::search(&game, &opts).unwrap().value;
+        let want = Algorithm::Minimax.search(&game, &opts).unwrap().value;
         for algo in [
             Algorithm::Mtdf,
             Algorithm::MtdBi,
@@ -239,7 +246,13 @@ fn a_tiny_table_costs_nodes_never_values() {
             Algorithm::MtSss,
         ] {
             let mut tiny = FixedTable::with_buckets(2);
-            let out = iterative::search_in(&game, algo, &opts, &mut NoObserver, &mut tiny).unwrap();
+            let out = algo
+                .with_options(&opts)
+                .deepen()
+                .observer(&mut NoObserver)
+                .table(&mut tiny)
+                .run(&game)
+                .unwrap();
             assert_eq!(out.value, want, "{algo}+id at {moves}");
         }
     }
@@ -412,8 +425,8 @@ fn game_knowledge_preserves_the_value() {
         let moves = random_moves(seed, 26 + (seed % 16) as usize);
         let smart = ConnectFour::from_moves(&moves).unwrap();
         let naive = Naive::from_moves(&moves);
-        let v = alphabeta::search(&smart, &opts).unwrap().value;
-        let w = alphabeta::search(&naive, &opts).unwrap().value;
+        let v = Algorithm::AlphaBeta.search(&smart, &opts).unwrap().value;
+        let w = Algorithm::AlphaBeta.search(&naive, &opts).unwrap().value;
         assert_eq!(v, w, "{moves}");
         let (lo, hi) = smart.bounds(&smart.root());
         assert!(lo <= v.unwrap() && v.unwrap() <= hi, "{moves}");
@@ -440,17 +453,17 @@ proptest! {
         let moves = random_moves(seed, len);
         let game = ConnectFour::from_moves(&moves).unwrap().with_heuristic();
         let opts = SearchOptions { limits: Limits::to_depth(depth), ..Default::default() };
-        let want = minimax::search(&game, &opts).unwrap().value.unwrap();
+        let want = Algorithm::Minimax.search(&game, &opts).unwrap().value.unwrap();
         prop_assert!(want.abs() <= 100 * 18);
         let (lo, hi) = game.bounds(&game.root());
         prop_assert!(lo <= want && want <= hi, "{} outside {}..={}", want, lo, hi);
         let table = TableSize::Megabytes(1);
         let tt = SearchOptions { table, enhancements: Enhancements { table_move_first: true, ..opts.enhancements }, ..opts.clone() };
         let runs = [
-            ("alphabeta", alphabeta::search(&game, &opts)),
-            ("negascout", negascout::search(&game, &opts)),
-            ("alphabeta+tt", alphabeta::search(&game, &tt)),
-            ("negascout+tt", negascout::search(&game, &tt)),
+            ("alphabeta", Algorithm::AlphaBeta.search(&game, &opts)),
+            ("negascout", Algorithm::NegaScout.search(&game, &opts)),
+            ("alphabeta+tt", Algorithm::AlphaBeta.search(&game, &tt)),
+            ("negascout+tt", Algorithm::NegaScout.search(&game, &tt)),
         ];
         for (name, out) in runs {
             prop_assert_eq!(out.unwrap().value, Some(want), "{} on {:?}", name, moves);
@@ -463,7 +476,7 @@ proptest! {
                 None => prop_assert_eq!(out.value, Some(want), "{} on {:?}", algo, moves),
             }
             if !algo.is_best_first() {
-                let out = stockman::algorithms::iterative::search(&game, algo, &tt).unwrap();
+                let out = algo.with_options(&tt).deepen().run(&game).unwrap();
                 if algo.finds_value() {
                     prop_assert_eq!(out.value, Some(want), "{}+id on {:?}", algo, moves);
                 }
@@ -495,7 +508,10 @@ fn the_whole_game() {
     let mut table = AnyTable::new(opts.table);
     table.touch();
     let out = Algorithm::MtdBi
-        .search_in(&game, &opts, &mut NoObserver, &mut table)
+        .with_options(&opts)
+        .observer(&mut NoObserver)
+        .table(&mut table)
+        .run(&game)
         .unwrap();
     let best = out.best_move.map(|m| game.move_text(m));
     eprintln!(

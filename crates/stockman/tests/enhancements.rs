@@ -4,7 +4,6 @@
 //! forgets what it learnt as documented.
 
 use proptest::prelude::*;
-use stockman::algorithms::iterative;
 use stockman::{
     Algorithm, ConnectFour, Engine, Game, Limits, Playable, Presearch, Research, SearchOptions, TableSize, TicTacToe,
 };
@@ -74,7 +73,7 @@ fn check_all<G: Game>(game: &G, depth: u32) {
     for o in combinations(depth) {
         for algo in DEPTH_FIRST {
             let flat = algo.search(game, &o).unwrap();
-            let deep = iterative::search(game, algo, &o).unwrap();
+            let deep = algo.with_options(&o).deepen().run(game).unwrap();
             if algo == Algorithm::Bns {
                 // BNS proves a move and a bound, not the value.
                 let (lo, hi) = deep.bound.unwrap();
@@ -130,10 +129,10 @@ fn check_windows<G: Game>(game: &G, depth: u32) {
                 ..SearchOptions::default()
             };
             for algo in [Algorithm::AlphaBeta, Algorithm::NegaScout] {
-                let deep = iterative::search(game, algo, &o).unwrap();
+                let deep = algo.with_options(&o).deepen().run(game).unwrap();
                 assert_eq!(deep.value, Some(want), "{algo} {width} {research:?}");
             }
-            let bns = iterative::search(game, Algorithm::Bns, &o).unwrap();
+            let bns = Algorithm::Bns.with_options(&o).deepen().run(game).unwrap();
             let (lo, hi) = bns.bound.unwrap();
             assert!(lo <= want && want < hi, "bns window {width}: {lo}..{hi} misses {want}");
         }
@@ -182,7 +181,7 @@ fn one_sided_research_costs_no_more_than_full() {
                     table: TableSize::Megabytes(4),
                     ..o
                 };
-                let out = iterative::search(&game, algo, &o).unwrap();
+                let out = algo.with_options(&o).deepen().run(&game).unwrap();
                 nodes += out.stats.nodes;
                 passes += out.stats.passes;
             }
@@ -216,8 +215,8 @@ fn without_move_keys_history_and_killers_change_nothing() {
         ..plain.clone()
     };
     for algo in DEPTH_FIRST {
-        let a = iterative::search(&tree, algo, &plain).unwrap();
-        let b = iterative::search(&tree, algo, &learning).unwrap();
+        let a = algo.with_options(&plain).deepen().run(&tree).unwrap();
+        let b = algo.with_options(&learning).deepen().run(&tree).unwrap();
         assert_eq!(a.stats.counts(), b.stats.counts(), "{algo}");
     }
 }
@@ -236,7 +235,15 @@ fn each_enhancement_changes_the_search() {
         },
         ..SearchOptions::default()
     };
-    let nodes = |o: &SearchOptions| iterative::search(&game, Algorithm::NegaScout, o).unwrap().stats.nodes;
+    let nodes = |o: &SearchOptions| {
+        Algorithm::NegaScout
+            .with_options(o)
+            .deepen()
+            .run(&game)
+            .unwrap()
+            .stats
+            .nodes
+    };
     let plain = nodes(&base);
     for (name, o) in [
         (

@@ -4,7 +4,11 @@ use stockman::{Algorithm, ExplicitTree, LeafRecorder, Role, SearchOptions};
 
 fn leaves(algo: Algorithm, tree: &ExplicitTree) -> (Option<i32>, Vec<i32>) {
     let mut rec = LeafRecorder::default();
-    let out = algo.search_observed(tree, &SearchOptions::default(), &mut rec).unwrap();
+    let out = algo
+        .with_options(&SearchOptions::default())
+        .observer(&mut rec)
+        .run(tree)
+        .unwrap();
     assert_eq!(
         out.stats.leaf_evals as usize,
         rec.leaves.len(),

@@ -172,7 +172,7 @@ fn mt_sss_equals_sss_on_the_othello_tree() {
             };
             let leaves = |a: Algorithm| {
                 let mut rec = LeafRecorder::default();
-                let out = a.search_observed(&tree, &opts, &mut rec).unwrap();
+                let out = a.with_options(&opts).observer(&mut rec).run(&tree).unwrap();
                 (out.value, rec.paths())
             };
             assert_eq!(leaves(Algorithm::MtSss), leaves(Algorithm::Sss), "{text} depth {d}");

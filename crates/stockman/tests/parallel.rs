@@ -16,7 +16,7 @@ fn depth_first() -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
         .copied()
-        .filter(|&a| stockman::algorithms::lazy_smp::supports(a))
+        .filter(|&a| stockman::drivers::lazy_smp::supports(a))
         .collect()
 }
 
@@ -241,7 +241,7 @@ fn child_value<G: Game>(game: &G, i: usize) -> i32 {
 
 #[test]
 fn parallel_sss_and_dual_keep_the_value_and_are_reproducible_to_the_leaf() {
-    use stockman::algorithms::parallel_sss;
+    use stockman::drivers::parallel_sss;
     use stockman::{LeafRecorder, SearchOptions};
     for seed in 0..150u64 {
         let spec = format!("width={},depth={},seed={seed}", 2 + seed % 5, 2 + seed % 5);
@@ -250,7 +250,9 @@ fn parallel_sss_and_dual_keep_the_value_and_are_reproducible_to_the_leaf() {
         for dual in [false, true] {
             let algo = if dual { Algorithm::Dual } else { Algorithm::Sss };
             let mut seq = LeafRecorder::default();
-            algo.search_observed(&tree, &SearchOptions::default(), &mut seq)
+            algo.with_options(&SearchOptions::default())
+                .observer(&mut seq)
+                .run(&tree)
                 .unwrap();
             for processors in [1, 2, 3, 8, 64] {
                 let mut leaves = Vec::new();
@@ -285,7 +287,7 @@ fn parallel_sss_and_dual_keep_the_value_and_are_reproducible_to_the_leaf() {
 
 #[test]
 fn parallel_sss_honours_the_node_limit() {
-    use stockman::algorithms::parallel_sss;
+    use stockman::drivers::parallel_sss;
     let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=4").unwrap());
     let opts = stockman::SearchOptions {
         limits: Limits {
@@ -357,8 +359,12 @@ fn a_pass_another_thread_answered_gives_up_with_that_answer() {
         after: 3000,
     };
     let mut obs = stockman::NoObserver;
-    let out =
-        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut table).unwrap();
+    let out = Algorithm::AlphaBeta
+        .with_options(&SearchOptions::default())
+        .observer(&mut obs)
+        .table(&mut table)
+        .run(&tree)
+        .unwrap();
     assert_eq!(out.value, Some(value));
     assert_eq!(out.best_index, Some(best as usize));
     assert!(
@@ -371,8 +377,12 @@ fn a_pass_another_thread_answered_gives_up_with_that_answer() {
     table.clear();
     table.after = u64::MAX;
     table.probes = 0;
-    let alone =
-        stockman::algorithms::alphabeta::search_in(&tree, &SearchOptions::default(), &mut obs, &mut table).unwrap();
+    let alone = Algorithm::AlphaBeta
+        .with_options(&SearchOptions::default())
+        .observer(&mut obs)
+        .table(&mut table)
+        .run(&tree)
+        .unwrap();
     assert_eq!(alone.value, Some(value));
     assert!(alone.stats.nodes > out.stats.nodes);
 }
@@ -497,7 +507,7 @@ fn parallel_sss_passes_a_games_panic_on_instead_of_hanging() {
     let game = Panicky(RandomTree::new(RandomSpec::parse("width=4,depth=4,seed=2").unwrap()));
     for threads in [2, 4] {
         let r = std::panic::catch_unwind(|| {
-            stockman::algorithms::parallel_sss::search(&game, false, &Default::default(), threads, 16).is_ok()
+            stockman::drivers::parallel_sss::search(&game, false, &Default::default(), threads, 16).is_ok()
         });
         assert!(r.is_err(), "{threads} threads");
     }
@@ -530,7 +540,8 @@ fn a_node_limit_holds_for_all_threads_together() {
                     table: stockman::TableSize::Megabytes(4),
                     ..SearchOptions::default()
                 };
-                let r = Algorithm::Mtdf.search_shared_in(&game, &opts, deepen, None, &mut stockman::NoObserver);
+                let search = Algorithm::Mtdf.with_options(&opts);
+                let r = if deepen { search.deepen() } else { search }.run_shared(&game);
                 let nodes = match r {
                     Err(e) => {
                         assert_eq!(e.limit(), Some(Limit::Nodes(limit)), "{what}: {e}");

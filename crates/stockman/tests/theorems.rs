@@ -52,7 +52,11 @@ fn values(t: &ExplicitTree) -> Vec<Value> {
 
 fn run(a: Algorithm, t: &ExplicitTree) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
     let mut rec = LeafRecorder::default();
-    let out = a.search_observed(t, &SearchOptions::default(), &mut rec).unwrap();
+    let out = a
+        .with_options(&SearchOptions::default())
+        .observer(&mut rec)
+        .run(t)
+        .unwrap();
     (out, rec.paths())
 }
 
@@ -175,7 +179,7 @@ proptest! {
     fn purges_remove_every_descendant(t in tree()) {
         for a in [Algorithm::Sss, Algorithm::Dual] {
             let mut tr = Tracer::default();
-            let traced = a.search_observed(&t, &SearchOptions::default(), &mut tr).unwrap();
+            let traced = a.with_options(&SearchOptions::default()).observer(&mut tr).run(&t).unwrap();
             // Tracing changes nothing the search does.
             let (plain, leaves) = run(a, &t);
             prop_assert_eq!((traced.value, traced.best_index), (plain.value, plain.best_index));
@@ -241,7 +245,10 @@ proptest! {
 /// Leaves evaluated by `a` on a game, in order.
 fn leaves_of<G: Game>(a: Algorithm, g: &G) -> Vec<Vec<u32>> {
     let mut rec = LeafRecorder::default();
-    a.search_observed(g, &SearchOptions::default(), &mut rec).unwrap();
+    a.with_options(&SearchOptions::default())
+        .observer(&mut rec)
+        .run(g)
+        .unwrap();
     rec.paths()
 }
 

@@ -12,28 +12,23 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::alphabeta, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = alphabeta::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::AlphaBeta.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!(out.value, Some(3));
 //! assert_eq!(out.stats.leaf_evals, 7); // 4 and 6 are cut off
 //! ```
 
 use super::context::{Context, Stop};
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Entry, NoTable, Table, NO_MOVE};
 use crate::value::{Role, Value, INF};
 
-/// Full-window alpha-beta on `game`. Uses a table only if `opts.table` asks for a fixed one.
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -43,7 +38,7 @@ pub fn search_observed<G: Game, O: Observer>(
 
 /// Alpha-beta with the window `(alpha, beta)`: the result `g` is the value if
 /// `alpha < g < beta`, an upper bound if `g <= alpha`, a lower bound if `g >= beta`.
-pub fn search_window<G: Game, O: Observer>(
+pub(crate) fn search_window<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     alpha: Value,
@@ -59,20 +54,9 @@ pub fn search_window<G: Game, O: Observer>(
     }
 }
 
-/// Full-window alpha-beta using `table` (kept by the caller, for example
-/// across the iterations of iterative deepening).
-pub fn search_in<G: Game, O: Observer, T: Table>(
-    game: &G,
-    opts: &SearchOptions,
-    obs: &mut O,
-    table: T,
-) -> Result<Outcome<G::Move>, SearchError> {
-    search_kept(game, opts, obs, table, &mut Heuristics::new(), (-INF, INF))
-}
-
 /// Alpha-beta with the window `window`, using `table` and `heur` (kept by
 /// the caller across searches, as iterative deepening and the engine do).
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -339,7 +323,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     }
 
     /// Searches the root with `(alpha, beta)`; sets `root_best`.
-    pub fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
+    pub(crate) fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
         self.root_window = if self.abdada {
             let role = self.cx.game.role(root);

@@ -41,9 +41,9 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::bns, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = bns::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::Bns.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!(out.best_index, Some(0)); // the first move holds the value 3
 //! let (alpha, beta) = out.bound.unwrap();
 //! assert!(alpha <= 3 && 3 < beta);
@@ -51,7 +51,9 @@
 
 use super::mt::Driver;
 use crate::game::Game;
-use crate::observe::{Fail, NoObserver, Observer, Pass};
+#[cfg(test)]
+use crate::observe::NoObserver;
+use crate::observe::{Fail, Observer, Pass};
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, Partial, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
@@ -96,14 +98,15 @@ impl<F: FnMut(Value, Value, u32) -> Value> Guess for F {
 
 pub use crate::options::GuessKind;
 
+#[cfg(test)]
 /// Best Node Search on `game` with the guess [`Params::bns_guess`](crate::Params::bns_guess)
 /// names (Rutko's by default; the game must provide a hash).
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+pub(crate) fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
     search_observed(game, opts, &mut NoObserver)
 }
 
 /// [`search`], reporting leaves and passes to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -125,7 +128,7 @@ pub fn search_with<G: Game, O: Observer, F: Guess>(
 }
 
 /// [`search_with`] using `table` (kept by the caller).
-pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
     game: &G,
     opts: &SearchOptions,
     guess: &mut F,
@@ -136,7 +139,7 @@ pub fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
 }
 
 /// [`search_in`] with move-ordering heuristics the caller keeps across searches.
-pub fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
     game: &G,
     opts: &SearchOptions,
     guess: &mut F,
@@ -401,7 +404,7 @@ mod tests {
     /// deepening with a table, and Rutko's by default.
     #[test]
     fn the_registry_runs_the_named_guess() {
-        use crate::algorithms::iterative;
+        use crate::drivers::iterative;
         use crate::{Algorithm, RandomSpec, RandomTree, TableSize};
         for seed in 1..=20 {
             let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed}")).unwrap());

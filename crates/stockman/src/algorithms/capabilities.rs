@@ -67,7 +67,7 @@ pub enum ParallelForm {
         shares_work: bool,
     },
     /// Synchronous rounds of states off OPEN
-    /// ([`parallel_sss`](super::parallel_sss)), only when asked for.
+    /// ([`parallel_sss`](crate::drivers::parallel_sss)), only when asked for.
     Rounds,
 }
 

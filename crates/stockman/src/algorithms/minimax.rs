@@ -8,25 +8,20 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::minimax, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = minimax::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::Minimax.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!((out.value, out.best_index, out.stats.leaf_evals), (Some(3), Some(0), 9));
 //! ```
 
 use super::context::{Context, Stop};
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::value::Value;
 
-/// Searches every node of `game` down to the horizon.
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

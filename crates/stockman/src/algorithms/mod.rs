@@ -15,19 +15,17 @@
 //! | `mtd-bi` | [`mtd_bi`] | null-window passes bisecting the bounds, table |
 //! | `bns` | [`bns`] | best move by separation tests, table |
 //!
-//! [`iterative`] deepens any depth-first one of them. What each one is and
+//! [`iterative`](crate::drivers::iterative) deepens any depth-first one of them, and the
+//! other [drivers](crate::drivers) put them on threads; [`Search`](crate::Search) is the way in. What each one is and
 //! needs (family, order, table, answer, parallel form) is data, one row per
 //! algorithm in [`capabilities`], which every predicate reads.
 
-pub mod abdada;
 pub mod alphabeta;
 mod best_first;
 pub mod bns;
 pub mod capabilities;
 pub(crate) mod context;
 pub mod dual;
-pub mod iterative;
-pub mod lazy_smp;
 pub mod minimax;
 mod mt;
 pub mod mt_dual;
@@ -36,25 +34,21 @@ pub mod mtd_bi;
 pub mod mtdf;
 pub mod negascout;
 mod open_queue;
-pub mod parallel_sss;
 pub mod recdual;
 pub mod recsss;
 mod recursive;
-pub(crate) mod rounds;
 pub mod sss;
 
-use crate::options::{Enhancements, Limits};
 pub use capabilities::Capabilities;
 use capabilities::{Answer, Order, ParallelForm, TableUse};
 
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 pub use crate::options::Parallel;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
-use crate::shared_table::SharedTable;
-use crate::table::{AnyTable, Table};
-use crate::value::{Value, INF};
+use crate::table::Table;
+use crate::value::Value;
 
 /// Every search of the crate, by name: the registry the CLI and the
 /// experiments draw from.
@@ -113,14 +107,9 @@ impl Algorithm {
         &capabilities::CAPABILITIES[self as usize]
     }
 
-    /// Searches `game` with this algorithm.
-    pub fn search<G: Game>(self, game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-        self.search_observed(game, opts, &mut NoObserver)
-    }
-
     /// Whether it has a parallel form here: the depth-first algorithms but
-    /// minimax, through a shared table ([`lazy_smp`], [`abdada`]), and
-    /// SSS\* and Dual\* in rounds ([`parallel_sss`]).
+    /// minimax, through a shared table ([`lazy_smp`](crate::drivers::lazy_smp), [`abdada`](crate::drivers::abdada)), and
+    /// SSS\* and Dual\* in rounds ([`parallel_sss`](crate::drivers::parallel_sss)).
     pub fn has_parallel_form(self) -> bool {
         self.capabilities().parallel != ParallelForm::None
     }
@@ -137,132 +126,10 @@ impl Algorithm {
         }
     }
 
-    /// [`Algorithm::search`] on [`Threads::count`](crate::Threads::count) threads, for a
-    /// game the threads can share: the depth-first algorithms as
-    /// [`Threads::parallel`](crate::Threads::parallel) says through a fresh [`SharedTable`]
-    /// (of `opts.table`'s size; [`DEFAULT_SHARED_TABLE_MB`](crate::DEFAULT_SHARED_TABLE_MB) for an unbounded
-    /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*
-    /// and RecDual\*, which have no parallel form, on one thread. One thread
-    /// is exactly [`Algorithm::search`].
-    ///
-    /// # Errors
-    /// As [`Algorithm::search`]; a thread count of 0 or over
-    /// [`MAX_THREADS`](crate::options::MAX_THREADS), or a table that cannot be allocated.
-    ///
-    /// # Example
-    /// ```
-    /// use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, Threads};
-    /// let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
-    /// let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
-    /// let opts = SearchOptions { threads: Threads { count: 2, ..Default::default() }, ..SearchOptions::default() };
-    /// let two = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap();
-    /// assert_eq!(one.value, two.value);
-    /// assert!(Algorithm::Mtdf.search(&tree, &opts).is_err()); // say search_shared
-    /// ```
-    pub fn search_shared<G>(self, game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError>
-    where
-        G: Game + Sync,
-        G::Position: Send,
-        G::Move: Send,
-    {
-        self.search_shared_in(game, opts, false, None, &mut NoObserver)
-    }
-
-    /// [`Algorithm::search_shared`], deepened when `deepen` (the depth-first
-    /// algorithms), through `table` when the caller keeps one (else, if the
-    /// search needs one, a fresh one), reporting the calling thread's search
-    /// to `obs`. The one place that decides how a search runs on threads:
-    /// the run layer, the experiments and [`Algorithm::search_shared`] call it.
-    ///
-    /// # Errors
-    /// As [`Algorithm::search_shared`].
-    pub fn search_shared_in<G, O>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        deepen: bool,
-        table: Option<&SharedTable>,
-        obs: &mut O,
-    ) -> Result<Outcome<G::Move>, SearchError>
-    where
-        G: Game + Sync,
-        G::Position: Send,
-        G::Move: Send,
-        O: Observer,
-    {
-        let threads = opts.threads.count;
-        let max = crate::options::MAX_THREADS;
-        if !(1..=max).contains(&threads) {
-            return Err(SearchError::Unsupported {
-                reason: format!("threads = {threads}: give 1 to {max}"),
-            });
-        }
-        let one = SearchOptions {
-            threads: crate::options::Threads {
-                count: 1,
-                ..opts.threads
-            },
-            ..opts.clone()
-        };
-        if threads == 1 || !self.runs_parallel(opts.threads.parallel) {
-            return if deepen && !self.is_best_first() {
-                iterative::search_observed(game, self, &one, obs)
-            } else {
-                self.search_observed(game, &one, obs)
-            };
-        }
-        if parallel_sss::supports(self) {
-            return parallel_sss::search_observed(game, self == Algorithm::Dual, &one, threads, 0, obs);
-        }
-        let fresh;
-        let table = match table {
-            Some(t) => t,
-            None => {
-                let mb = match opts.table {
-                    crate::TableSize::Megabytes(mb) => mb,
-                    crate::TableSize::Unbounded => crate::DEFAULT_SHARED_TABLE_MB,
-                };
-                fresh = SharedTable::with_megabytes(mb).map_err(SearchError::Table)?;
-                &fresh
-            }
-        };
-        opts.threads
-            .parallel
-            .search_observed(game, self, &one, deepen, threads, table, obs)
-    }
-
-    /// Searches `game`, reporting leaves, steps and passes to `obs`.
-    pub fn search_observed<G: Game, O: Observer>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        obs: &mut O,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        if opts.threads.count != 1 {
-            return Err(SearchError::Unsupported {
-                reason: format!(
-                    "threads = {}: a search on several threads needs a game the threads can share; \
-                     call Algorithm::search_shared",
-                    opts.threads.count
-                ),
-            });
-        }
-        if opts.enhancements.presearch.is_some() && opts.limits.depth.is_none() && game.hash(&game.root()).is_some() {
-            // A presearch leaves its moves in the table the search then uses.
-            let tabled = match self.capabilities().table {
-                TableUse::Required => true,
-                TableUse::Optional => matches!(opts.table, crate::TableSize::Megabytes(_)),
-                TableUse::None => false,
-            };
-            if tabled {
-                return self.search_in(game, opts, obs, AnyTable::try_new(opts.table)?);
-            }
-        }
-        self.observed_plain(game, opts, obs)
-    }
-
-    /// [`Algorithm::search_observed`] without a presearch.
-    fn observed_plain<G: Game, O: Observer>(
+    /// One search of `game` as the algorithm's own module does it, with
+    /// the table it makes itself (the drivers add presearch, deepening and
+    /// threads around it).
+    pub(crate) fn observed_plain<G: Game, O: Observer>(
         self,
         game: &G,
         opts: &SearchOptions,
@@ -284,57 +151,10 @@ impl Algorithm {
         }
     }
 
-    /// Searches `game` using `table`, which the caller keeps (for example
-    /// across the iterations of [`iterative`] deepening). The best-first
-    /// searches and minimax keep no table and ignore it; alpha-beta and
-    /// NegaScout use it whatever `opts.table` says.
-    pub fn search_in<G: Game, O: Observer, T: Table>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        obs: &mut O,
-        table: T,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        self.search_kept(game, opts, obs, table, &mut Heuristics::new())
-    }
-
-    /// [`Algorithm::search_in`] with move-ordering heuristics (history,
-    /// killers) that the caller also keeps across searches. The best-first
-    /// searches and minimax ignore both.
-    pub fn search_kept<G: Game, O: Observer, T: Table>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        obs: &mut O,
-        table: T,
-        heur: &mut Heuristics,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        self.search_window(game, opts, obs, table, heur, (-INF, INF))
-    }
-
-    /// [`Algorithm::search_kept`] with a first root window for the
-    /// full-window searches (alpha-beta, NegaScout: an aspiration window;
-    /// the value is exact only if it falls strictly inside). The drivers,
-    /// which choose their own windows, ignore it.
-    pub fn search_window<G: Game, O: Observer, T: Table>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        obs: &mut O,
-        table: T,
-        heur: &mut Heuristics,
-        window: (Value, Value),
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        if let Some(p) = opts.enhancements.presearch {
-            if opts.limits.depth.is_none() && T::ENABLED && self.capabilities().table != TableUse::None {
-                return self.presearched(game, opts, obs, table, heur, window, p);
-            }
-        }
-        self.dispatch(game, opts, obs, table, heur, window)
-    }
-
-    /// [`Algorithm::search_window`] without a presearch.
-    fn dispatch<G: Game, O: Observer, T: Table>(
+    /// One search of `game` through `table`, with `heur` and a first root
+    /// window where the algorithm takes them; the others search as
+    /// [`Algorithm::observed_plain`] does.
+    pub(crate) fn dispatch<G: Game, O: Observer, T: Table>(
         self,
         game: &G,
         opts: &SearchOptions,
@@ -356,58 +176,6 @@ impl Algorithm {
             },
             _ => self.observed_plain(game, opts, obs),
         }
-    }
-
-    /// [`Enhancements::presearch`](crate::Enhancements::presearch): the narrowed game first, into the same
-    /// table (its counts added to the search's), then the game itself.
-    #[allow(clippy::too_many_arguments)]
-    fn presearched<G: Game, O: Observer, T: Table>(
-        self,
-        game: &G,
-        opts: &SearchOptions,
-        obs: &mut O,
-        mut table: T,
-        heur: &mut Heuristics,
-        window: (Value, Value),
-        p: crate::Presearch,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        let narrow = crate::Narrowed {
-            game,
-            width: p.width,
-            min_left: p.min_left,
-        };
-        let first = SearchOptions {
-            limits: Limits {
-                depth: Some(crate::Presearch::DEPTH),
-                ..opts.limits
-            },
-            enhancements: Enhancements {
-                presearch: None,
-                ..opts.enhancements
-            },
-            ..opts.clone()
-        };
-        let start = std::time::Instant::now();
-        let pre = self
-            .dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)
-            .map_err(SearchError::unproven)?;
-        // The limits hold for both searches together.
-        let rest = SearchOptions {
-            limits: Limits {
-                nodes: opts.limits.nodes.map(|n| n.saturating_sub(pre.stats.nodes)),
-                time: opts.limits.time.map(|t| t.saturating_sub(start.elapsed())),
-                ..opts.limits
-            },
-            ..opts.clone()
-        };
-        // A limit that stops the full search is reported as the caller's,
-        // with both searches' work (best-first searches, whose OPEN limit
-        // this leaves alone, never presearch).
-        let mut out = self
-            .dispatch(game, &rest, obs, table, heur, window)
-            .map_err(|e| e.for_caller(opts, pre.stats))?;
-        out.stats += pre.stats;
-        Ok(out)
     }
 
     /// Whether the algorithm keeps an OPEN list (or OPEN arrays).
@@ -488,53 +256,6 @@ impl Algorithm {
             }
         }
         Ok(out)
-    }
-}
-
-impl Parallel {
-    /// Whether `algo` runs with exclusive handles this way: under ABDADA
-    /// (and rounds), except NegaScout (see [`abdada::shares_work`]); never
-    /// under Lazy SMP.
-    fn exclusive(self, algo: Algorithm) -> bool {
-        self != Parallel::LazySmp && abdada::shares_work(algo)
-    }
-
-    /// One search of `algo` on `threads` threads through `table` this way
-    /// (see [`lazy_smp::search_observed`] and [`abdada::search_observed`]).
-    ///
-    /// # Errors
-    /// What the calling thread's search reports.
-    #[allow(clippy::too_many_arguments)]
-    pub fn search_observed<G: Game + Sync, O: Observer>(
-        self,
-        game: &G,
-        algo: Algorithm,
-        opts: &SearchOptions,
-        deepen: bool,
-        threads: usize,
-        table: &crate::SharedTable,
-        obs: &mut O,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        let heur = &mut Heuristics::new();
-        self.search_kept(game, algo, opts, deepen, threads, table, obs, heur)
-    }
-
-    /// [`Parallel::search_observed`] with the calling thread's heuristics
-    /// kept by the caller (the [`Engine`](crate::Engine) keeps them across moves).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn search_kept<G: Game + Sync, O: Observer>(
-        self,
-        game: &G,
-        algo: Algorithm,
-        opts: &SearchOptions,
-        deepen: bool,
-        threads: usize,
-        table: &crate::SharedTable,
-        obs: &mut O,
-        heur: &mut Heuristics,
-    ) -> Result<Outcome<G::Move>, SearchError> {
-        let exclusive = self.exclusive(algo);
-        lazy_smp::on_threads(game, algo, opts, deepen, threads, table, exclusive, obs, heur)
     }
 }
 

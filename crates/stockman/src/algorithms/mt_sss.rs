@@ -16,27 +16,22 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::mt_sss, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = mt_sss::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::MtSss.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!((out.value, out.stats.leaf_evals), (Some(3), 7));
 //! ```
 
 use super::mt::Driver;
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::INF;
 
-/// MT-SSS\* on `game` (which must provide a hash).
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting leaves and passes to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -46,7 +41,7 @@ pub fn search_observed<G: Game, O: Observer>(
 
 /// [`search_observed`] using `table` (kept by the caller, for example across
 /// the iterations of iterative deepening).
-pub fn search_in<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -56,7 +51,7 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
 }
 
 /// [`search_in`] with move-ordering heuristics the caller keeps across searches.
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

@@ -23,26 +23,21 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::mtd_bi, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! assert_eq!(mtd_bi::search(&tree, &SearchOptions::default()).unwrap().value, Some(3));
+//! assert_eq!(Algorithm::MtdBi.search(&tree, &SearchOptions::default()).unwrap().value, Some(3));
 //! ```
 
 use super::mt::Driver;
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::{Value, VALUE_MAX, VALUE_MIN};
 
-/// MTD(bi) on `game` (which must provide a hash).
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting leaves and passes to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -51,7 +46,7 @@ pub fn search_observed<G: Game, O: Observer>(
 }
 
 /// [`search_observed`] using `table` (kept by the caller).
-pub fn search_in<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -61,7 +56,7 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
 }
 
 /// [`search_in`] with move-ordering heuristics the caller keeps across searches.
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

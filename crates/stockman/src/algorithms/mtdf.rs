@@ -18,28 +18,23 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::mtdf, ExplicitTree, Params, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Params, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
 //! let opts = SearchOptions { params: Params { first_guess: 3, ..Default::default() }, ..Default::default() };
-//! let out = mtdf::search(&tree, &opts).unwrap();
+//! let out = Algorithm::Mtdf.search(&tree, &opts).unwrap();
 //! assert_eq!((out.value, out.stats.passes), (Some(3), 2));
 //! ```
 
 use super::mt::Driver;
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::{AnyTable, Table};
 use crate::value::{INF, VALUE_MAX, VALUE_MIN};
 
-/// MTD(f) on `game` from `opts.first_guess` (the game must provide a hash).
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting leaves and passes to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -49,7 +44,7 @@ pub fn search_observed<G: Game, O: Observer>(
 
 /// [`search_observed`] using `table` (kept by the caller, for example across
 /// the iterations of iterative deepening).
-pub fn search_in<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -59,7 +54,7 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
 }
 
 /// [`search_in`] with move-ordering heuristics the caller keeps across searches.
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

@@ -13,29 +13,24 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::negascout, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = negascout::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::NegaScout.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!(out.value, Some(3));
 //! ```
 
 use super::alphabeta::{nth_move, root_entry_answers, Engine};
 use super::context::Stop;
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::ordering::Heuristics;
 use crate::search::{Outcome, SearchError, SearchOptions};
 use crate::table::TableSize;
 use crate::table::{AnyTable, NoTable, Table};
 use crate::value::{Role, Value, INF};
 
-/// NegaScout on `game`. Uses a table only if `opts.table` asks for a fixed one.
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,
@@ -50,20 +45,9 @@ pub fn search_observed<G: Game, O: Observer>(
     }
 }
 
-/// NegaScout using `table` (kept by the caller, for example across the
-/// iterations of iterative deepening).
-pub fn search_in<G: Game, O: Observer, T: Table>(
-    game: &G,
-    opts: &SearchOptions,
-    obs: &mut O,
-    table: T,
-) -> Result<Outcome<G::Move>, SearchError> {
-    search_kept(game, opts, obs, table, &mut Heuristics::new(), (-INF, INF))
-}
-
 /// NegaScout with the root window `window`, using `table` and `heur`
 /// (kept by the caller across searches, as iterative deepening does).
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

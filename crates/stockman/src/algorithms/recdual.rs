@@ -8,24 +8,19 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::recdual, ExplicitTree, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
-//! let out = recdual::search(&tree, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::RecDual.search(&tree, &SearchOptions::default()).unwrap();
 //! assert_eq!(out.value, Some(3));
 //! ```
 
 use super::recursive::{Polarity, Recursive};
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::search::{Outcome, SearchError, SearchOptions};
 
-/// RecDual\* on `game`.
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting leaves and root iterations to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

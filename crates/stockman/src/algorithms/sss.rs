@@ -33,26 +33,21 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::sss, ExplicitTree, LeafRecorder, Role, SearchOptions};
+//! use stockman::{Algorithm, ExplicitTree, LeafRecorder, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
 //! let mut rec = LeafRecorder::default();
-//! let out = sss::search_observed(&tree, &SearchOptions::default(), &mut rec).unwrap();
+//! let out = Algorithm::Sss.with_options(&SearchOptions::default()).observer(&mut rec).run(&tree).unwrap();
 //! assert_eq!(out.value, Some(3));
 //! assert_eq!(rec.values(), vec![3, 2, 14, 5, 2, 12, 8]);
 //! ```
 
 use super::best_first::{BestFirst, Polarity};
 use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
+use crate::observe::Observer;
 use crate::search::{Outcome, SearchError, SearchOptions};
 
-/// SSS\* on `game`.
-pub fn search<G: Game>(game: &G, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, opts, &mut NoObserver)
-}
-
 /// [`search`], reporting leaves and Gamma steps to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     opts: &SearchOptions,
     obs: &mut O,

@@ -79,18 +79,18 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::alphabeta, games::ConnectFour, Enhancements, Limits, SearchOptions, TableSize};
+//! use stockman::{games::ConnectFour, Algorithm, Enhancements, Limits, SearchOptions, TableSize};
 //! // From Test_L3_R1: the side to move loses with the opponent's 21st stone.
 //! let game = ConnectFour::from_moves("2252576253462244111563365343671351441").unwrap();
 //! let table = TableSize::Megabytes(1);
 //! let opts = SearchOptions { table, enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
-//! assert_eq!(alphabeta::search(&game, &opts).unwrap().value, Some(-1));
+//! assert_eq!(Algorithm::AlphaBeta.search(&game, &opts).unwrap().value, Some(-1));
 //!
 //! // Fixed depth: heuristic values, wins scaled by 100.
 //! let game = ConnectFour::from_moves("121212").unwrap().with_heuristic();
 //! assert_eq!(game.moves_played(), 6);
 //! let opts = SearchOptions { limits: Limits::to_depth(4), ..Default::default() };
-//! assert_eq!(alphabeta::search(&game, &opts).unwrap().value, Some(1800)); // wins at once: 18
+//! assert_eq!(Algorithm::AlphaBeta.search(&game, &opts).unwrap().value, Some(1800)); // wins at once: 18
 //!
 //! let err = ConnectFour::from_moves("4448444").unwrap_err();
 //! assert_eq!(err.to_string(), "move 4 ('8'): out of range (moves are 1 to 7)");
@@ -753,10 +753,10 @@ impl Playable for ConnectFour {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::{alphabeta, minimax};
     use crate::options::{Enhancements, Limits};
     use crate::search::SearchOptions;
     use crate::table::TableSize;
+    use crate::Algorithm;
 
     fn game(moves: &str) -> ConnectFour {
         ConnectFour::from_moves(moves).unwrap()
@@ -771,7 +771,7 @@ mod tests {
             },
             ..Default::default()
         };
-        alphabeta::search(&game(moves), &opts).unwrap().value.unwrap()
+        Algorithm::AlphaBeta.search(&game(moves), &opts).unwrap().value.unwrap()
     }
 
     fn listed(g: &ConnectFour) -> Vec<u8> {
@@ -901,7 +901,7 @@ mod tests {
         assert_eq!(late.bounds(&late.root()), (0, 1));
         let late = late.with_heuristic();
         assert_eq!(late.bounds(&late.root()), (-99, 100));
-        let v = minimax::search(
+        let v = Algorithm::Minimax.search(
             &late,
             &SearchOptions {
                 limits: Limits::to_depth(1),

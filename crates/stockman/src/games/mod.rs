@@ -12,10 +12,10 @@
 //! # Example
 //! ```
 //! use stockman::games::{GameErrorKind, TicTacToe};
-//! use stockman::{algorithms::alphabeta, SearchOptions};
+//! use stockman::{Algorithm, SearchOptions};
 //! // X in 1 and 2, O in 4 and 5, X to move: X completes the top row.
 //! let game = TicTacToe::from_moves("1425").unwrap();
-//! assert_eq!(alphabeta::search(&game, &SearchOptions::default()).unwrap().value, Some(1));
+//! assert_eq!(Algorithm::AlphaBeta.search(&game, &SearchOptions::default()).unwrap().value, Some(1));
 //!
 //! let err = TicTacToe::from_moves("155").unwrap_err();
 //! assert_eq!((err.index, err.found, err.kind), (3, '5', GameErrorKind::Occupied));

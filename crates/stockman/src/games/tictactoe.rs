@@ -27,14 +27,14 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::alphabeta, games::TicTacToe, SearchOptions};
+//! use stockman::{games::TicTacToe, Algorithm, SearchOptions};
 //! // X: 1, 9; O: 5. X to move: a draw with best play.
 //! let game = TicTacToe::from_moves("159").unwrap();
-//! let out = alphabeta::search(&game, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::AlphaBeta.search(&game, &SearchOptions::default()).unwrap();
 //! assert_eq!(out.value, Some(0));
 //! // X in 1 and 2, O in 4 and 5: X wins by completing the top row (cell 3, move 2).
 //! let game = TicTacToe::from_moves("1425").unwrap();
-//! let out = alphabeta::search(&game, &SearchOptions::default()).unwrap();
+//! let out = Algorithm::AlphaBeta.search(&game, &SearchOptions::default()).unwrap();
 //! assert_eq!((out.value, out.best_move), (Some(1), Some(2)));
 //! ```
 
@@ -332,20 +332,24 @@ impl Playable for TicTacToe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::{alphabeta, minimax, negascout};
     use crate::options::Enhancements;
     use crate::search::SearchOptions;
     use crate::table::TableSize;
+    use crate::Algorithm;
     use std::collections::HashSet;
 
     fn value(moves: &str) -> Value {
         let game = TicTacToe::from_moves(moves).unwrap();
-        let v = alphabeta::search(&game, &SearchOptions::default())
+        let v = Algorithm::AlphaBeta
+            .search(&game, &SearchOptions::default())
             .unwrap()
             .value
             .unwrap();
         assert_eq!(
-            minimax::search(&game, &SearchOptions::default()).unwrap().value,
+            Algorithm::Minimax
+                .search(&game, &SearchOptions::default())
+                .unwrap()
+                .value,
             Some(v),
             "{moves}"
         );
@@ -356,8 +360,8 @@ mod tests {
     fn empty_board_is_a_draw() {
         let game = TicTacToe::new();
         let opts = SearchOptions::default();
-        let ab = alphabeta::search(&game, &opts).unwrap();
-        let mm = minimax::search(&game, &opts).unwrap();
+        let ab = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
+        let mm = Algorithm::Minimax.search(&game, &opts).unwrap();
         assert_eq!((ab.value, mm.value), (Some(0), Some(0)));
         // The full tree: 549,946 nodes, 255,168 finished games.
         assert_eq!(mm.stats.nodes, 549_946);
@@ -371,8 +375,8 @@ mod tests {
             },
             ..opts
         };
-        assert_eq!(alphabeta::search(&game, &tt).unwrap().value, Some(0));
-        assert_eq!(negascout::search(&game, &tt).unwrap().value, Some(0));
+        assert_eq!(Algorithm::AlphaBeta.search(&game, &tt).unwrap().value, Some(0));
+        assert_eq!(Algorithm::NegaScout.search(&game, &tt).unwrap().value, Some(0));
     }
 
     #[test]

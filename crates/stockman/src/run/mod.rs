@@ -35,11 +35,13 @@
 pub mod batch;
 pub mod perft;
 
-use crate::algorithms::{alphabeta, iterative, lazy_smp, Algorithm, Parallel};
+use crate::algorithms::{alphabeta, Algorithm, Parallel};
+use crate::drivers::{lazy_smp, Search};
 use crate::game::{CostlyEval, Game};
 use crate::games::{Checkers, ChessGame, ConnectFour, Othello, Playable, TicTacToe};
 use crate::observe::{LeafRecorder, NoObserver, Observer};
 use crate::options::{Limits, Params};
+use crate::ordering::Heuristics;
 use crate::search::{Limit, Outcome, SearchError, SearchOptions};
 use crate::shared_table::SharedTable;
 use crate::stats::Stats;
@@ -241,8 +243,8 @@ pub struct Settings {
     pub eval_cost_ns: u64,
     /// Threads per search (default 1: today's exact trees and counts);
     /// more runs the depth-first algorithms by Lazy SMP
-    /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::algorithms::abdada)) through a shared table,
-    /// and SSS\* and Dual\* in rounds ([`parallel_sss`](crate::algorithms::parallel_sss)).
+    /// ([`lazy_smp`]) or ABDADA ([`abdada`](crate::drivers::abdada)) through a shared table,
+    /// and SSS\* and Dual\* in rounds ([`parallel_sss`](crate::drivers::parallel_sss)).
     pub threads: Option<usize>,
     /// How several threads share a search (default [`Parallel::Abdada`]).
     pub parallel: Option<Parallel>,
@@ -531,7 +533,7 @@ impl Runner {
     /// threads: with more than one, the depth-first algorithms run as
     /// `request.parallel` says ([`Parallel`]) through one shared table (of the request's size;
     /// [`DEFAULT_GAME_TABLE_MB`] when the request's table is unbounded),
-    /// SSS\* and Dual\* in rounds ([`parallel_sss`](crate::algorithms::parallel_sss)), and the others on one
+    /// SSS\* and Dual\* in rounds ([`parallel_sss`](crate::drivers::parallel_sss)), and the others on one
     /// thread, as [`Runner::solve`] runs them (see [`Runner::single_threaded`]).
     pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>>
     where
@@ -700,7 +702,7 @@ fn finish<R: Game>(
 pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
     let (rounds, none): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
         .iter()
-        .partition(|a| crate::algorithms::parallel_sss::supports(**a));
+        .partition(|a| crate::drivers::parallel_sss::supports(**a));
     // "{names} has/have {rest}" with the verb of one name or of several.
     let say = |list: &[Algorithm], one: &str, many: &str| {
         let names: Vec<&str> = list.iter().map(|a| a.name()).collect();
@@ -745,11 +747,14 @@ where
 {
     if leaves {
         let mut rec = LeafRecorder::default();
-        let r = algorithm.search_shared_in(game, opts, deepen, table, &mut (&mut rec, obs));
+        let r = algorithm.shared_in(game, opts, deepen, table, &mut (&mut rec, obs), &mut Heuristics::new());
         let paths = r.is_ok().then(|| rec.paths());
         (r, paths)
     } else {
-        (algorithm.search_shared_in(game, opts, deepen, table, obs), None)
+        (
+            algorithm.shared_in(game, opts, deepen, table, obs, &mut Heuristics::new()),
+            None,
+        )
     }
 }
 
@@ -762,11 +767,11 @@ fn search_with<G: Game, O: Observer>(
     table: Option<&mut AnyTable>,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
+    let search = Search::new(a, opts).observer(obs);
+    let search = if deepen { search.deepen() } else { search };
     match table {
-        Some(t) if deepen => iterative::search_in(game, a, opts, obs, t),
-        Some(t) => a.search_in(game, opts, obs, t),
-        None if deepen => iterative::search_observed(game, a, opts, obs),
-        None => a.search_observed(game, opts, obs),
+        Some(t) => search.table(t).run(game),
+        None => search.run(game),
     }
 }
 

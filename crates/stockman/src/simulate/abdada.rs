@@ -7,7 +7,7 @@
 //! fail-soft, through one table) from the root, on its own stack; a node
 //! claims itself while it is expanded, and a younger brother that another
 //! processor is expanding is put off until the node's other moves are
-//! done, as [`abdada`](crate::algorithms::abdada) does on real threads. A
+//! done, as [`abdada`](crate::drivers::abdada) does on real threads. A
 //! pass ends in the round in which the first processor finishes the root;
 //! the drivers' passes follow one another, all processors starting the
 //! next one at the root. What happens between two node visits (a value

@@ -18,5 +18,5 @@
 //! to wait).
 
 pub mod abdada;
-pub use crate::algorithms::rounds::sss;
-pub use crate::algorithms::rounds::{SimError, SimOptions, SimReport, MAX_PROCESSORS};
+pub use crate::drivers::rounds::sss;
+pub use crate::drivers::rounds::{SimError, SimOptions, SimReport, MAX_PROCESSORS};

@@ -71,12 +71,12 @@
 //! # Example
 //! ```
 //! use stockman::games::checkers::Checkers;
-//! use stockman::{algorithms::alphabeta, Limits, Playable, SearchOptions};
+//! use stockman::{Algorithm, Limits, Playable, SearchOptions};
 //!
 //! let game = Checkers::parse("11-15 23-19 8-11 22-17").unwrap();
 //! assert_eq!(game.fen(), "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15");
 //! let opts = SearchOptions { limits: Limits::to_depth(4), ..Default::default() };
-//! assert!(alphabeta::search(&game, &opts).unwrap().value.is_some());
+//! assert!(Algorithm::AlphaBeta.search(&game, &opts).unwrap().value.is_some());
 //!
 //! // After 11-15 22-18 Black must take: 15x22 is compulsory, 9-13 is refused.
 //! let game = Checkers::parse("11-15 22-18").unwrap();

@@ -134,12 +134,12 @@
 //! # Example
 //! ```
 //! use stockman::games::{ChessGame, Playable};
-//! use stockman::{algorithms::alphabeta, Limits, SearchOptions};
+//! use stockman::{Algorithm, Limits, SearchOptions};
 //!
 //! // A back-rank mate in one: Rd8#.
 //! let game = ChessGame::from_position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
 //! let opts = SearchOptions { limits: Limits::to_depth(2), ..Default::default() };
-//! let out = alphabeta::search(&game, &opts).unwrap();
+//! let out = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
 //! assert_eq!(out.value, Some(stockman::games::chess::MATE - 1));
 //! assert_eq!(game.move_text(out.best_move.unwrap()), "d1d8");
 //!

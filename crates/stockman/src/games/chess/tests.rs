@@ -1,8 +1,8 @@
 use super::eval::static_eval;
 use super::*;
-use crate::algorithms::alphabeta;
 use crate::options::Limits;
 use crate::search::SearchOptions;
+use crate::Algorithm;
 use cozy_chess::Square;
 
 fn game(text: &str) -> ChessGame {
@@ -22,7 +22,7 @@ fn value(g: &ChessGame, depth: u32) -> Value {
         limits: Limits::to_depth(depth),
         ..Default::default()
     };
-    alphabeta::search(g, &opts).unwrap().value.unwrap()
+    Algorithm::AlphaBeta.search(g, &opts).unwrap().value.unwrap()
 }
 
 #[test]
@@ -387,16 +387,17 @@ fn a_threefold_repetition_ends_the_game() {
     assert!(!on.legal_moves().is_empty());
     // A search of it still names a move: the root is never cut off.
     assert!(has_moves(&g, &g.root()));
-    assert!(alphabeta::search(
-        &g,
-        &SearchOptions {
-            limits: Limits::to_depth(2),
-            ..Default::default()
-        }
-    )
-    .unwrap()
-    .best_move
-    .is_some());
+    assert!(Algorithm::AlphaBeta
+        .search(
+            &g,
+            &SearchOptions {
+                limits: Limits::to_depth(2),
+                ..Default::default()
+            }
+        )
+        .unwrap()
+        .best_move
+        .is_some());
     // Twice is not thrice, nor is a repetition of the other side's turn.
     for moves in ["g1f3 g8f6 f3g1 f6g8 g1f3 g8f6", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"] {
         let g = game(&format!("startpos moves {moves}"));

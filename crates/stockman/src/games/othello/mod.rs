@@ -106,7 +106,7 @@
 //! let game = Othello::from_position("f5d6c3d3c4").unwrap().with_heuristic();
 //! assert_eq!((game.to_move_text(), game.scoring()), ("White", Scoring::Heuristic));
 //! let opts = SearchOptions { limits: Limits::to_depth(4), ..Default::default() };
-//! let v = alphabeta::search(&game, &opts).unwrap().value.unwrap();
+//! let v = Algorithm::AlphaBeta.search(&game, &opts).unwrap().value.unwrap();
 //! assert!((-999..=999).contains(&v));
 //!
 //! let err = Othello::from_position("f5d6z9").unwrap_err();

@@ -3,8 +3,8 @@ use super::endgame::{
     last_flip_count, last_square, last_square_within, solve, solve_popcnt, solve_portable, solve_small,
 };
 use super::*;
-use crate::algorithms::{alphabeta, minimax};
 use crate::search::SearchOptions;
+use crate::Algorithm;
 
 /// A tiny deterministic generator (SplitMix64) for random playouts.
 struct Rng(u64);
@@ -353,7 +353,11 @@ fn the_game_solver_agrees_with_minimax() {
     assert!(deepest.iter().any(|b| b.empties() == SOLVE_EMPTIES));
     for b in random_positions(4, 60, 52).into_iter().chain(deepest) {
         let g = Othello::from_board(b);
-        let exact = minimax::search(&g, &SearchOptions::default()).unwrap().value.unwrap();
+        let exact = Algorithm::Minimax
+            .search(&g, &SearchOptions::default())
+            .unwrap()
+            .value
+            .unwrap();
         // solve_small is exact with a full window, fail-soft with any other.
         let score = if g.role(&b) == Role::Max { exact } else { -exact };
         assert_eq!(solve(b.player, b.opponent, -65, 65, false), score, "{}", b.to_ffo());
@@ -407,7 +411,7 @@ fn bounds_hold_before_the_last_squares() {
             table: crate::TableSize::Megabytes(4),
             ..Default::default()
         };
-        let v = alphabeta::search(&g, &opts).unwrap().value.unwrap();
+        let v = Algorithm::AlphaBeta.search(&g, &opts).unwrap().value.unwrap();
         let (lo, hi) = g.bounds(&b);
         assert!(lo <= v && v <= hi, "{}: {v} not in {lo}..={hi}", b.to_ffo());
         // Heuristic scoring: the same bounds, scaled and widened.
@@ -590,7 +594,10 @@ fn values_are_final_disc_differences() {
     let g = Othello::from_board(b);
     // Black plays d1 and wipes White out: 4 discs, 60 empty squares to the winner.
     assert_eq!(
-        alphabeta::search(&g, &SearchOptions::default()).unwrap().value,
+        Algorithm::AlphaBeta
+            .search(&g, &SearchOptions::default())
+            .unwrap()
+            .value,
         Some(64)
     );
     assert_eq!(g.with_heuristic().evaluate(&g.play(&b, 3)), 64 * HEURISTIC_SCALE);

@@ -18,7 +18,7 @@
 //! one-processor search would have purged or never reached (its
 //! speculation), so the search may evaluate leaves that full-window
 //! alpha-beta skips; the theorems about SSS\*'s leaves hold at `P = 1`
-//! (which *is* [`sss`](super::sss) leaf for leaf) and the value at every `P`.
+//! (which *is* [`sss`](crate::algorithms::sss) leaf for leaf) and the value at every `P`.
 //!
 //! What it costs: a round's steps are applied on one thread, and the
 //! threads meet twice a round; when a leaf costs little (random trees, a
@@ -33,7 +33,7 @@
 //!
 //! # Example
 //! ```
-//! use stockman::algorithms::parallel_sss;
+//! use stockman::drivers::parallel_sss;
 //! use stockman::{ExplicitTree, Role, SearchOptions};
 //! let tree = ExplicitTree::parse("[[[3,12],[8,2]],[[4,6],[14,5]],[[2,9],[1,7]]]", Role::Max).unwrap();
 //! let out = parallel_sss::search(&tree, false, &SearchOptions::default(), 2, 4).unwrap();
@@ -55,7 +55,7 @@ use std::thread::Thread;
 /// Whether `algo` runs here on several threads: SSS\* and Dual\* (the
 /// other best-first searches, RecSSS\* and RecDual\*, stay on one).
 pub fn supports(algo: crate::Algorithm) -> bool {
-    algo.capabilities().parallel == super::capabilities::ParallelForm::Rounds
+    algo.capabilities().parallel == crate::algorithms::capabilities::ParallelForm::Rounds
 }
 
 /// The states a round takes off OPEN per thread, when the caller leaves
@@ -338,6 +338,6 @@ where
     stats.passes = 1;
     budget.finish(&mut stats);
     let best_index = sim.best.map(|(i, _)| i as usize);
-    let best_move = best_index.and_then(|i| super::alphabeta::nth_move(game, &game.root(), i));
+    let best_move = best_index.and_then(|i| crate::algorithms::alphabeta::nth_move(game, &game.root(), i));
     Ok(Outcome::new(Some(value), best_move, best_index, None, stats))
 }

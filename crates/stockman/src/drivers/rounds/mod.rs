@@ -55,7 +55,7 @@ pub struct SimOptions {
     pub max_work: u64,
     /// Record the paths of the evaluated leaves, in order ([`sss`]).
     pub record_leaves: bool,
-    /// Try the table's best move first ([`abdada`]; as
+    /// Try the table's best move first ([`abdada`](crate::simulate::abdada); as
     /// [`Enhancements::table_move_first`](crate::Enhancements::table_move_first)).
     pub table_move_first: bool,
 }

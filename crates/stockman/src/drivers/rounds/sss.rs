@@ -77,7 +77,7 @@ struct Node<G: Game> {
 
 /// The search's state: the tree so far and OPEN, indexed twice. Shared
 /// with the real-thread parallel SSS\* of
-/// [`parallel_sss`](crate::algorithms::parallel_sss), which runs the same
+/// [`parallel_sss`](crate::drivers::parallel_sss), which runs the same
 /// rounds with the moves and leaf values of each round's states worked
 /// out on several threads first ([`Sim::install`]).
 pub(crate) struct Sim<'a, G: Game> {

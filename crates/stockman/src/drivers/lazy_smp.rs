@@ -28,16 +28,17 @@
 //!
 //! # Example
 //! ```
-//! use stockman::algorithms::lazy_smp;
-//! use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, SharedTable};
+//! use stockman::{Algorithm, Parallel, RandomSpec, RandomTree, SearchOptions, SharedTable, Threads};
 //! let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
 //! let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
 //! let table = SharedTable::with_megabytes(4).unwrap();
-//! let two = lazy_smp::search(&tree, Algorithm::Mtdf, &SearchOptions::default(), false, 2, &table).unwrap();
+//! let opts = SearchOptions { threads: Threads { count: 2, parallel: Parallel::LazySmp }, ..Default::default() };
+//! let two = Algorithm::Mtdf.with_options(&opts).shared_table(&table).run_shared(&tree).unwrap();
 //! assert_eq!(one.value, two.value);
 //! ```
 
-use super::{iterative, Algorithm};
+use super::iterative;
+use crate::algorithms::Algorithm;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
@@ -53,7 +54,7 @@ use std::sync::{mpsc, Arc};
 pub fn supports(algo: Algorithm) -> bool {
     matches!(
         algo.capabilities().parallel,
-        super::capabilities::ParallelForm::SharedTable { .. }
+        crate::algorithms::capabilities::ParallelForm::SharedTable { .. }
     )
 }
 
@@ -101,42 +102,6 @@ fn current_stack_size() -> Option<usize> {
     }
     #[cfg(not(target_os = "linux"))]
     None
-}
-
-/// One search of `algo` (deepened when `deepen`) on `threads` threads
-/// sharing `table`; `threads <= 1` (or a search without a parallel form,
-/// see [`supports`]) runs the plain search on this thread, through the
-/// shared table. Deepened, every iteration runs on every thread, and
-/// deepening without a last depth ends at the first iteration in which no
-/// thread met the horizon.
-///
-/// # Errors
-/// What the main search reports ([`SearchError::Unsupported`] for a
-/// best-first algorithm with `deepen`, the limits, ...); the helpers'
-/// errors are dropped.
-pub fn search<G: Game + Sync>(
-    game: &G,
-    algo: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    threads: usize,
-    table: &SharedTable,
-) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, algo, opts, deepen, threads, table, &mut NoObserver)
-}
-
-/// [`search`] with the main search reported to `obs` (the helpers are not
-/// observed).
-pub fn search_observed<G: Game + Sync, O: Observer>(
-    game: &G,
-    algo: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    threads: usize,
-    table: &SharedTable,
-    obs: &mut O,
-) -> Result<Outcome<G::Move>, SearchError> {
-    super::Parallel::LazySmp.search_observed(game, algo, opts, deepen, threads, table, obs)
 }
 
 /// The searches of `algo` on `threads` threads through `table`: Lazy SMP
@@ -354,7 +319,7 @@ fn run<G: Game, O: Observer>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     match iteration {
-        None => algo.search_kept(game, opts, obs, table, heur),
+        None => algo.windowed(game, opts, obs, table, heur, (-crate::INF, crate::INF)),
         Some(previous) => iterative::iteration(game, algo, opts, obs, &mut table, heur, previous),
     }
 }

@@ -2,7 +2,7 @@
 //! share the work through the transposition table.
 //!
 //! Every thread searches the same root with the same algorithm, like
-//! [Lazy SMP](super::lazy_smp), through one [`SharedTable`]; in addition
+//! [Lazy SMP](super::lazy_smp), through one [`SharedTable`](crate::SharedTable); in addition
 //! each thread *claims* the positions it expands, and a node searches its
 //! younger brothers (every move after the first) *exclusively*: a child
 //! another thread is expanding now is put off, the node takes its next
@@ -14,7 +14,7 @@
 //! copied position, and every algorithm on the MT engine (alpha-beta,
 //! MTD(f), MTD(bi), MT-SSS\*, MT-Dual\*, BNS) gets it unchanged. We use the
 //! simplification of Kerrigan: a small array of the positions being
-//! searched beside the table (see [`SharedTable`]), instead of a counter
+//! searched beside the table (see [`SharedTable`](crate::SharedTable)), instead of a counter
 //! in every entry.
 //!
 //! Why ABDADA and not Young Brothers Wait (Feldmann 1993): YBWC splits a
@@ -36,52 +36,19 @@
 //!
 //! # Example
 //! ```
-//! use stockman::algorithms::abdada;
-//! use stockman::{Algorithm, RandomSpec, RandomTree, SearchOptions, SharedTable};
+//! use stockman::{Algorithm, Parallel, RandomSpec, RandomTree, SearchOptions, SharedTable, Threads};
 //! let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
 //! let one = Algorithm::MtdBi.search(&tree, &SearchOptions::default()).unwrap();
 //! let table = SharedTable::with_megabytes(4).unwrap();
-//! let two = abdada::search(&tree, Algorithm::MtdBi, &SearchOptions::default(), false, 2, &table).unwrap();
+//! let opts = SearchOptions { threads: Threads { count: 2, parallel: Parallel::Abdada }, ..Default::default() };
+//! let two = Algorithm::MtdBi.with_options(&opts).shared_table(&table).run_shared(&tree).unwrap();
 //! assert_eq!(one.value, two.value);
 //! ```
 
-use super::{Algorithm, Parallel};
-use crate::game::Game;
-use crate::observe::{NoObserver, Observer};
-use crate::search::{Outcome, SearchError, SearchOptions};
-use crate::shared_table::SharedTable;
+use crate::algorithms::Algorithm;
 
 /// Whether a search of `algo` shares work under ABDADA (the others run
 /// as [`lazy_smp`](super::lazy_smp) does).
 pub fn shares_work(algo: Algorithm) -> bool {
-    algo.capabilities().parallel == super::capabilities::ParallelForm::SharedTable { shares_work: true }
-}
-
-/// One search of `algo` (deepened when `deepen`) on `threads` threads
-/// sharing `table` and the work; `threads <= 1` runs the plain search.
-///
-/// # Errors
-/// What the main search reports; the other threads' errors are dropped.
-pub fn search<G: Game + Sync>(
-    game: &G,
-    algo: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    threads: usize,
-    table: &SharedTable,
-) -> Result<Outcome<G::Move>, SearchError> {
-    search_observed(game, algo, opts, deepen, threads, table, &mut NoObserver)
-}
-
-/// [`search`] with the calling thread's search reported to `obs`.
-pub fn search_observed<G: Game + Sync, O: Observer>(
-    game: &G,
-    algo: Algorithm,
-    opts: &SearchOptions,
-    deepen: bool,
-    threads: usize,
-    table: &SharedTable,
-    obs: &mut O,
-) -> Result<Outcome<G::Move>, SearchError> {
-    Parallel::Abdada.search_observed(game, algo, opts, deepen, threads, table, obs)
+    algo.capabilities().parallel == crate::algorithms::capabilities::ParallelForm::SharedTable { shares_work: true }
 }

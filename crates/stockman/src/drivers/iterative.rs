@@ -23,32 +23,42 @@
 //!
 //! # Example
 //! ```
-//! use stockman::{algorithms::iterative, Algorithm, ConnectFour, Enhancements, Limits, SearchOptions, TableSize};
+//! use stockman::{Algorithm, ConnectFour, Enhancements, Limits, SearchOptions, TableSize};
 //! let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
 //! let opts = SearchOptions { limits: Limits::to_depth(6), table: TableSize::Megabytes(4), enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
-//! let deep = iterative::search(&game, Algorithm::Mtdf, &opts).unwrap();
+//! let deep = Algorithm::Mtdf.with_options(&opts).deepen().run(&game).unwrap();
 //! let flat = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
 //! assert_eq!(deep.value, flat.value);
 //! ```
 
-use super::Algorithm;
+use crate::algorithms::Algorithm;
 use crate::game::Game;
-use crate::observe::{Iteration, NoObserver, Observer};
+#[cfg(test)]
+use crate::observe::NoObserver;
+use crate::observe::{Iteration, Observer};
 use crate::options::{Limits, Params};
 use crate::ordering::Heuristics;
 use crate::search::{Limit, Outcome, Research, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::table::principal_variation;
-use crate::table::{AnyTable, Table};
+#[cfg(test)]
+use crate::table::AnyTable;
+use crate::table::Table;
 use crate::value::{Role, Value, INF};
 
+#[cfg(test)]
 /// Iterative deepening with `algo` (a depth-first algorithm).
-pub fn search<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions) -> Result<Outcome<G::Move>, SearchError> {
+pub(crate) fn search<G: Game>(
+    game: &G,
+    algo: Algorithm,
+    opts: &SearchOptions,
+) -> Result<Outcome<G::Move>, SearchError> {
     search_observed(game, algo, opts, &mut NoObserver)
 }
 
+#[cfg(test)]
 /// [`search`], reporting every iteration's leaves and passes to an observer.
-pub fn search_observed<G: Game, O: Observer>(
+pub(crate) fn search_observed<G: Game, O: Observer>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
@@ -58,8 +68,9 @@ pub fn search_observed<G: Game, O: Observer>(
     search_in(game, algo, opts, obs, &mut AnyTable::try_new(opts.table)?)
 }
 
+#[cfg(test)]
 /// [`search_observed`] with a table the caller keeps (and clears when it likes).
-pub fn search_in<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
@@ -72,7 +83,7 @@ pub fn search_in<G: Game, O: Observer, T: Table>(
 /// [`search_in`] with move-ordering heuristics (history, killers) the
 /// caller keeps too: the [`Engine`](crate::Engine) keeps both across the
 /// moves of a game.
-pub fn search_kept<G: Game, O: Observer, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
@@ -234,12 +245,12 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
 ) -> Result<Outcome<G::Move>, SearchError> {
     let aspire = algo.capabilities().windowed;
     let (Some(w), Some(v), true) = (o.enhancements.aspiration, previous, aspire) else {
-        return algo.search_kept(game, o, obs, table, heur);
+        return algo.windowed(game, o, obs, table, heur, (-INF, INF));
     };
     let w = w.max(1);
     let window = (v.saturating_sub(w).max(-INF), v.saturating_add(w).min(INF));
     let start = std::time::Instant::now();
-    let mut done = algo.search_window(game, o, obs, &mut *table, heur, window)?;
+    let mut done = algo.windowed(game, o, obs, &mut *table, heur, window)?;
     let inside = |out: &Outcome<G::Move>, (lo, hi): (Value, Value)| matches!(out.value, Some(g) if lo < g && g < hi);
     if inside(&done, window) {
         return Ok(done);
@@ -263,7 +274,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
             (g.saturating_sub(1).max(-INF), INF)
         };
         let again = left(&done.stats);
-        match algo.search_window(game, &again, obs, &mut *table, heur, side) {
+        match algo.windowed(game, &again, obs, &mut *table, heur, side) {
             Ok(mut out) => {
                 out.stats += done.stats;
                 if inside(&out, side) {
@@ -278,7 +289,7 @@ pub(crate) fn iteration<G: Game, O: Observer, T: Table>(
         }
     }
     let again = left(&done.stats);
-    match algo.search_kept(game, &again, obs, table, heur) {
+    match algo.windowed(game, &again, obs, table, heur, (-INF, INF)) {
         Ok(mut out) => {
             out.stats += done.stats;
             Ok(out)
