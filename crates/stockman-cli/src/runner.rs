@@ -16,7 +16,7 @@ use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, TableSi
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Comma-separated algorithms, or `all`: minimax, alphabeta, negascout, sss, dual,
-    /// recsss, recdual, mt-sss, mt-dual, mtdf, mtd-bi, bns [default: all; mtd-bi for games].
+    /// recsss, recdual, mt-sss, mt-dual, mtdf, mtd-bi, bns [default: all; a game its own: mtdf on othello, else mtd-bi].
     #[arg(long)]
     pub algo: Option<String>,
     /// Drive each depth-first algorithm by iterative deepening (one table across depths).

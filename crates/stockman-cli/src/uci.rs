@@ -460,7 +460,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
             "debug" | "register" | "ponderhit" => {}
             "setoption" => self.set_option(args),
             "ucinewgame" => {
-                if self.searching() {
+                if self.busy() {
                     self.info("ucinewgame: a search is running; send stop first");
                 } else {
                     self.finish_search(false);
@@ -489,6 +489,18 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
     /// Whether a search is still running.
     fn searching(&self) -> bool {
         self.search.is_some() && !self.answered.load(Ordering::Acquire)
+    }
+
+    /// Whether a search still runs that the next command must not touch:
+    /// a search with a limit is waited for (it ends and answers, as
+    /// Stockfish lets it: a script that pipes two `go depth 5` gets two
+    /// `bestmove`s); one that runs until `stop` is not, and the caller
+    /// says so.
+    fn busy(&mut self) -> bool {
+        if self.searching() && !self.until_stopped {
+            self.join_search(true);
+        }
+        self.searching()
     }
 
     /// Takes the finished search's engine back; with `stop`, stops the
@@ -531,7 +543,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
     }
 
     fn set_option(&mut self, args: &[&str]) {
-        if self.searching() {
+        if self.busy() {
             self.info("setoption: a search is running; send stop first");
             return;
         }
@@ -619,7 +631,7 @@ impl<G: Playable + Send + Sync + 'static> Session<G> {
     }
 
     fn go(&mut self, args: &[&str]) {
-        if self.searching() {
+        if self.busy() {
             self.info("go: a search is already running; send stop first");
             return;
         }

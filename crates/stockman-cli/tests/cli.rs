@@ -1692,6 +1692,31 @@ fn othello_solves_an_ffo_board_exactly() {
 }
 
 #[test]
+fn othello_defaults_to_mtdf_with_cut_offs_from_12_empty_squares() {
+    let rows = solve_json(&["--game", "othello", "--position", OTHELLO_9]);
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(
+        (r["algorithm"].as_str(), r["value"].as_i64()),
+        (Some("mtdf"), Some(38)),
+        "{r}"
+    );
+    // The same search as asking for it by name.
+    let named = solve_json(&[
+        "--game",
+        "othello",
+        "--position",
+        OTHELLO_9,
+        "--algo",
+        "mtdf",
+        "--etc",
+        "--etc-min-depth",
+        "12",
+    ]);
+    assert_eq!(named[0]["stats"]["nodes"], r["stats"]["nodes"]);
+}
+
+#[test]
 fn othello_positions_files_check_values_and_best_moves() {
     // The FFO notation: every move with its score, best first. The second
     // line claims a wrong value; the third a wrong value with a best move.

@@ -227,6 +227,32 @@ fn the_input_ending_lets_a_limited_search_answer() {
 }
 
 #[test]
+fn a_script_of_two_limited_searches_gets_two_answers() {
+    // As Stockfish: the second `go` waits for the first search, which has
+    // a limit, to answer; then it searches the new position.
+    let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"position startpos\ngo depth 3\nposition startpos moves e2e4\ngo depth 3\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(best.len(), 2, "{text}");
+    assert!(!text.contains("already running"), "{text}");
+    // The second answer is Black's: a move of Black's after 1. e4.
+    let second = best[1].split_whitespace().nth(1).unwrap();
+    assert!(black_first_moves().contains(&second.to_string()), "{text}");
+}
+
+#[test]
 fn othello_speaks_the_same_loop() {
     let mut e = Engine::start(&["engine", "--game", "othello"]);
     e.send("uci");

@@ -111,6 +111,35 @@ impl GameKind {
     pub fn needs_depth(self) -> bool {
         matches!(self, GameKind::Chess | GameKind::Checkers)
     }
+
+    /// What a search of this game uses when the caller does not say: the
+    /// best settings measured (docs/guide/games.md gives the figures).
+    /// Othello: MTD(f) with enhanced transposition cut-offs from 12 empty
+    /// squares, as the FFO endgame figures (FFO #40-#42: 1.7 s, where
+    /// MTD(bi) without them took 3.4 s). The others: MTD(bi).
+    pub fn defaults(self) -> GameDefaults {
+        match self {
+            GameKind::Othello => GameDefaults {
+                algorithm: Algorithm::Mtdf,
+                etc_from: Some(12),
+            },
+            _ => GameDefaults {
+                algorithm: Algorithm::MtdBi,
+                etc_from: None,
+            },
+        }
+    }
+}
+
+/// A built-in game's default settings ([`GameKind::defaults`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameDefaults {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Enhanced transposition cut-offs at nodes with at least this much
+    /// left below them ([`Enhancements::etc_min_depth`](crate::Enhancements::etc_min_depth));
+    /// `None`: none (but under iterative deepening, everywhere).
+    pub etc_from: Option<u32>,
 }
 
 impl std::fmt::Display for GameKind {
@@ -172,8 +201,9 @@ pub enum SourceKind {
     /// algorithm, the textbook left-to-right order, an unbounded table for
     /// the searches that need one.
     Tree,
-    /// A built-in game: MTD(bi) (the fastest exact solver here; minimax
-    /// could not solve Connect Four), a fixed table of
+    /// A built-in game: its [`GameKind::defaults`] (MTD(bi), the fastest
+    /// exact solver on most of them; Othello: MTD(f) with enhanced
+    /// transposition cut-offs from 12 empty squares), a fixed table of
     /// [`DEFAULT_GAME_TABLE_MB`], the table's move first.
     Game(GameKind),
 }
@@ -270,8 +300,10 @@ impl Settings {
                 )))
             }
             Some(a) => a.clone(),
-            None if game => vec![Algorithm::MtdBi],
-            None => Algorithm::ALL.to_vec(),
+            None => match kind {
+                SourceKind::Game(g) => vec![g.defaults().algorithm],
+                SourceKind::Tree => Algorithm::ALL.to_vec(),
+            },
         };
         if self.time_limit == Some(Duration::ZERO) {
             return Err(RunError::Settings("the time limit must be positive".into()));
@@ -296,6 +328,10 @@ impl Settings {
             }
         }
         let engine = self.iterative;
+        let etc_from = match kind {
+            SourceKind::Game(g) => g.defaults().etc_from,
+            SourceKind::Tree => None,
+        };
         let e = &self.enhancements;
         let options = SearchOptions {
             limits: Limits {
@@ -311,8 +347,8 @@ impl Settings {
                 table_at_horizon: !self.no_horizon_table,
                 history: e.history.unwrap_or(false),
                 killers: e.killers.unwrap_or(false),
-                etc: e.etc.unwrap_or(engine),
-                etc_min_depth: e.etc_min_depth.unwrap_or(0),
+                etc: e.etc.unwrap_or(engine || etc_from.is_some()),
+                etc_min_depth: e.etc_min_depth.unwrap_or(etc_from.unwrap_or(0)),
                 presearch: e.presearch,
                 aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
                 aspiration_research: e.aspiration_research.unwrap_or_default(),

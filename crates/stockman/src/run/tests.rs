@@ -31,6 +31,39 @@ fn defaults_depend_on_the_source() {
 }
 
 #[test]
+fn othello_defaults_to_the_settings_of_the_ffo_figures() {
+    let r = Settings::default()
+        .request(SourceKind::Game(GameKind::Othello))
+        .unwrap();
+    assert_eq!(r.algorithms, vec![Algorithm::Mtdf]);
+    let e = r.options.enhancements;
+    assert!(e.etc && e.table_move_first);
+    assert_eq!(e.etc_min_depth, 12);
+    // What the user says wins.
+    let mut s = Settings::default();
+    s.enhancements.etc = Some(false);
+    s.algorithms = Some(vec![Algorithm::MtdBi]);
+    let r = s.request(SourceKind::Game(GameKind::Othello)).unwrap();
+    assert_eq!(r.algorithms, vec![Algorithm::MtdBi]);
+    assert!(!r.options.enhancements.etc);
+    // The other games keep MTD(bi) without cut-offs.
+    for g in [
+        GameKind::TicTacToe,
+        GameKind::Connect4,
+        GameKind::Checkers,
+        GameKind::Chess,
+    ] {
+        assert_eq!(g.defaults().algorithm, Algorithm::MtdBi, "{g}");
+        let s = Settings {
+            depth: Some(2),
+            ..Settings::default()
+        };
+        let r = s.request(SourceKind::Game(g)).unwrap();
+        assert!(!r.options.enhancements.etc, "{g}");
+    }
+}
+
+#[test]
 fn impossible_settings_are_refused_with_a_reason() {
     let empty = Settings {
         algorithms: Some(vec![]),
