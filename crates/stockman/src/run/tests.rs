@@ -1,8 +1,9 @@
 use super::batch::{solve_position, solve_positions};
 use super::*;
 use crate::games::positions::parse_positions;
-use crate::options::Control;
+use crate::options::{Control, Limits};
 use crate::{ExplicitTree, Role};
+use std::time::Duration;
 
 fn tree() -> ExplicitTree {
     ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap()

@@ -1,0 +1,220 @@
+//! What a user asks for (the command line's flags, Python's keyword
+//! arguments) and the request it resolves to, with every default filled
+//! in: one resolver for every front end.
+
+use super::{GameKind, RunError, DEFAULT_ASPIRATION, DEFAULT_GAME_TABLE_MB};
+use crate::algorithms::{Algorithm, Parallel};
+use crate::options::{Limits, Params};
+use crate::search::SearchOptions;
+use crate::table::{TableError, TableSize};
+use crate::value::Value;
+use std::time::Duration;
+
+/// What kind of source a request is for: the defaults differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// An explicit or random tree, or a game the caller wrote: every
+    /// algorithm, the textbook left-to-right order, an unbounded table for
+    /// the searches that need one.
+    Tree,
+    /// A built-in game: its [`GameKind::defaults`] (MTD(bi), the fastest
+    /// exact solver on most of them; Othello: MTD(f) with enhanced
+    /// transposition cut-offs from 12 empty squares), a fixed table of
+    /// [`DEFAULT_GAME_TABLE_MB`], the table's move first.
+    Game(GameKind),
+}
+
+/// The move-ordering enhancements as a user sets them; `None` is the
+/// default: with iterative deepening the table's move, enhanced
+/// transposition cutoffs and aspiration windows of [`DEFAULT_ASPIRATION`]
+/// (as [`SearchOptions::engine`]), history and killers only when asked (on
+/// Connect Four they cost more than they save); a fixed-depth search keeps
+/// the textbook order on trees and the table's move first in games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Enhancements {
+    /// The history heuristic.
+    pub history: Option<bool>,
+    /// Two killer moves per ply.
+    pub killers: Option<bool>,
+    /// Enhanced transposition cutoffs.
+    pub etc: Option<bool>,
+    /// Enhanced transposition cutoffs only with this much left below a node
+    /// ([`Enhancements::etc_min_depth`](crate::Enhancements::etc_min_depth); default 0, everywhere).
+    pub etc_min_depth: Option<u32>,
+    /// A presearch of the narrowed game before a search to the end
+    /// ([`Enhancements::presearch`](crate::Enhancements::presearch); default none).
+    pub presearch: Option<crate::Presearch>,
+    /// Aspiration half-width (`Some(None)`: full windows).
+    pub aspiration: Option<Option<Value>>,
+    /// How a failed aspiration window is searched again (default: on the
+    /// failing side only).
+    pub aspiration_research: Option<crate::search::Research>,
+    /// Best Node Search's first window around the previous iteration's
+    /// bound (`Some(None)`: the game's whole range, as Rutko; default: the
+    /// aspiration half-width).
+    pub bns_window: Option<Option<Value>>,
+    /// The table's best move first.
+    pub table_move: Option<bool>,
+}
+
+/// What a user asks of a search, with `None` for "the default": the
+/// command line's flags and the Python keyword arguments both become one.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The algorithms, in order (default: [`SourceKind`]'s).
+    pub algorithms: Option<Vec<Algorithm>>,
+    /// The horizon in plies (default: to the end of the game).
+    pub depth: Option<u32>,
+    /// Drive each depth-first algorithm by iterative deepening.
+    pub iterative: bool,
+    /// Stop after this many positions.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time_limit: Option<Duration>,
+    /// Cap on OPEN entries of the best-first searches.
+    pub max_open: Option<usize>,
+    /// A fixed table of this many MiB (default: [`SourceKind`]'s).
+    pub tt_mb: Option<usize>,
+    /// Keep positions at the depth limit out of the table.
+    pub no_horizon_table: bool,
+    /// MTD(f)'s first guess.
+    pub first_guess: Option<Value>,
+    /// Best Node Search's first test.
+    pub bns_first_test: Option<Value>,
+    /// Move ordering.
+    pub enhancements: Enhancements,
+    /// Record the evaluated leaves.
+    pub leaves: bool,
+    /// Spend this long in every evaluation (a costly evaluation function).
+    pub eval_cost_ns: u64,
+    /// Threads per search (default 1: today's exact trees and counts);
+    /// more runs the depth-first algorithms by Lazy SMP
+    /// ([`lazy_smp`](crate::drivers::lazy_smp)) or ABDADA ([`abdada`](crate::drivers::abdada)) through a shared table,
+    /// and SSS\* and Dual\* in rounds ([`parallel_sss`](crate::drivers::parallel_sss)).
+    pub threads: Option<usize>,
+    /// How several threads share a search (default [`Parallel::Abdada`]).
+    pub parallel: Option<Parallel>,
+}
+
+pub use crate::options::MAX_THREADS;
+
+impl Settings {
+    /// The request these settings make for a source of `kind`.
+    ///
+    /// # Errors
+    /// [`RunError::Settings`] for an empty list of algorithms, a time
+    /// limit of zero, or a table size out of range; and for a chess search
+    /// that could never end (no depth and no iterative deepening under a
+    /// limit).
+    pub fn request(&self, kind: SourceKind) -> Result<Request, RunError> {
+        let game = matches!(kind, SourceKind::Game(_));
+        let algorithms = match &self.algorithms {
+            Some(a) if a.is_empty() => {
+                return Err(RunError::Settings(format!(
+                    "no algorithm given (known: {})",
+                    Algorithm::ALL.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+                )))
+            }
+            Some(a) => a.clone(),
+            None => match kind {
+                SourceKind::Game(g) => vec![g.defaults().algorithm],
+                SourceKind::Tree => Algorithm::ALL.to_vec(),
+            },
+        };
+        if self.time_limit == Some(Duration::ZERO) {
+            return Err(RunError::Settings("the time limit must be positive".into()));
+        }
+        if let SourceKind::Game(g) = kind {
+            let bounded = self.iterative && (self.time_limit.is_some() || self.max_nodes.is_some());
+            if g.needs_depth() && self.depth.is_none() && !bounded {
+                return Err(RunError::NeedsDepth(g));
+            }
+        }
+        let table = match self.tt_mb {
+            Some(mb) => TableSize::Megabytes(mb),
+            None if game => TableSize::Megabytes(DEFAULT_GAME_TABLE_MB),
+            None => TableSize::Unbounded,
+        };
+        if let TableSize::Megabytes(mb) = table {
+            if !(1..=crate::table::MAX_TABLE_MB).contains(&mb) {
+                return Err(RunError::Table(TableError {
+                    megabytes: mb,
+                    kind: crate::table::TableErrorKind::OutOfRange,
+                }));
+            }
+        }
+        let engine = self.iterative;
+        let etc_from = match kind {
+            SourceKind::Game(g) => g.defaults().etc_from,
+            SourceKind::Tree => None,
+        };
+        let e = &self.enhancements;
+        let options = SearchOptions {
+            limits: Limits {
+                depth: self.depth,
+                nodes: self.max_nodes,
+                time: self.time_limit,
+                max_open: self.max_open.unwrap_or(crate::search::DEFAULT_MAX_OPEN),
+                ..Default::default()
+            },
+            table,
+            enhancements: crate::options::Enhancements {
+                table_move_first: e.table_move.unwrap_or(engine || game),
+                table_at_horizon: !self.no_horizon_table,
+                history: e.history.unwrap_or(false),
+                killers: e.killers.unwrap_or(false),
+                etc: e.etc.unwrap_or(engine || etc_from.is_some()),
+                etc_min_depth: e.etc_min_depth.unwrap_or(etc_from.unwrap_or(0)),
+                presearch: e.presearch,
+                aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
+                aspiration_research: e.aspiration_research.unwrap_or_default(),
+            },
+            params: Params {
+                first_guess: self.first_guess.unwrap_or(0),
+                bns_window: e
+                    .bns_window
+                    .unwrap_or(e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION))),
+                bns_first_test: self.bns_first_test,
+                ..Default::default()
+            },
+            ..SearchOptions::default()
+        };
+        let threads = self.threads.unwrap_or(1);
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(RunError::Settings(format!(
+                "the number of threads must be 1 to {MAX_THREADS}, not {threads}"
+            )));
+        }
+        Ok(Request {
+            algorithms,
+            options,
+            iterative: self.iterative,
+            leaves: self.leaves,
+            eval_cost_ns: self.eval_cost_ns,
+            threads,
+            parallel: self.parallel.unwrap_or_default(),
+        })
+    }
+}
+
+/// What to run: the algorithms and their options, resolved.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The algorithms, in order.
+    pub algorithms: Vec<Algorithm>,
+    /// Their options.
+    pub options: SearchOptions,
+    /// Drive the depth-first ones by iterative deepening (the best-first
+    /// ones run once at the depth).
+    pub iterative: bool,
+    /// Record the evaluated leaves.
+    pub leaves: bool,
+    /// Spend this long in every evaluation.
+    pub eval_cost_ns: u64,
+    /// Threads per search (1: one; more: the depth-first algorithms on that
+    /// many threads, shared as `parallel` says, SSS\* and Dual\* in rounds;
+    /// see [`Runner::solve_threads`](super::Runner::solve_threads)).
+    pub threads: usize,
+    /// How several threads share a search.
+    pub parallel: Parallel,
+}
