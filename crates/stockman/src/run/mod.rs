@@ -244,7 +244,7 @@ impl Runner {
     /// The algorithms of `request` that run on one thread whatever
     /// `request.threads` says (those with no parallel form here: minimax,
     /// RecSSS\* and RecDual\*; SSS\* and Dual\* unless the request asks for
-    /// [`Parallel::Rounds`]; see [`Algorithm::runs_parallel`]); empty with one thread.
+    /// [`Parallel::Rounds`](crate::Parallel::Rounds); see [`Algorithm::runs_parallel`]); empty with one thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {
             return Vec::new();
