@@ -1,59 +1,10 @@
 //! One result row per algorithm, as text or JSON.
 
-use serde::Serialize;
-use stockman::run::Solution;
-use stockman::{Limit, SettingNames, Stats, Value};
+use stockman::Limit;
 
-/// What `solve` reports for one algorithm (the JSON contract).
-#[derive(Serialize, Debug, Clone)]
-pub struct Row {
-    pub algorithm: String,
-    /// The minimax value; null for BNS and for a search that stopped.
-    pub value: Option<Value>,
-    /// 0-based index of the root's child for trees, a column 1-7 for Connect Four, a cell 1-9 for tic-tac-toe.
-    pub best_move: Option<serde_json::Value>,
-    /// BNS: [alpha, beta] with alpha <= value < beta.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<[Value; 2]>,
-    /// A search stopped by a limit: [lower, upper] with lower <= value <= upper,
-    /// what its passes had proved (the MT drivers and BNS); `best_move` is then
-    /// a move proven to reach the bound on the root mover's side.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub proven_bounds: Option<[Value; 2]>,
-    pub stats: Stats,
-    /// Iterative deepening: the deepest completed iteration, whose value and move these are.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub depth_completed: Option<u32>,
-    /// Iterative deepening: the limit that stopped the next iteration, as given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped_by: Option<String>,
-    /// The evaluated leaves in evaluation order (with --leaves).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leaves: Option<Vec<Vec<u32>>>,
-    /// Why the search stopped without an answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-impl Row {
-    /// The row of one solution; `best` turns its best move (and index)
-    /// into JSON.
-    pub fn from_solution<M>(s: Solution<M>, best: &dyn Fn(&M, usize) -> serde_json::Value) -> Row {
-        let best_move = s.best_move.as_ref().zip(s.best_index).map(|(m, i)| best(m, i));
-        Row {
-            algorithm: s.label(),
-            value: s.value,
-            best_move,
-            bound: s.bound.map(|(a, b)| [a, b]),
-            proven_bounds: s.proven.map(|(a, b)| [a, b]),
-            stats: s.stats,
-            depth_completed: s.depth_completed,
-            stopped_by: s.stopped_by.map(|l| Flags.limit(&l)),
-            leaves: s.leaves,
-            error: s.error.map(|e| e.describe(&Flags)),
-        }
-    }
-}
+/// What `solve` reports for one algorithm (the JSON contract): the run
+/// layer's row, which Python's dicts are made from too.
+pub use stockman::run::Row;
 
 /// The command line's names for the settings behind a search's limits:
 /// its messages name the flag a user typed (`--max-nodes 5`), where the

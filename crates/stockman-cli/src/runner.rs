@@ -300,7 +300,7 @@ pub fn rows<G: Game<Position: Send, Move: Send> + Sync>(
             } else {
                 runner.solve_one_threads(game, a, request, &mut stockman::NoObserver)
             };
-            Row::from_solution(s, best)
+            Row::from_solution(s, best, &crate::report::Flags)
         })
         .collect()
 }

@@ -4,13 +4,13 @@
 use crate::errors::{error_kind, package_error};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
-use stockman::run::{panic_message, Runner, Solution};
-use stockman::{SettingNames, Stats};
+use stockman::run::{panic_message, Row, Runner, Solution};
+use stockman::Stats;
 
 /// The runner every `solve` shares: its fixed table is allocated and
 /// committed once, not at each call (and never inside a search's clock).
@@ -111,13 +111,11 @@ impl BestMove {
         }
     }
 
-    pub(crate) fn to_object(&self, py: Python<'_>) -> PyObject {
+    /// As the row of the CLI's JSON has it.
+    fn to_json(&self) -> serde_json::Value {
         match self {
-            BestMove::Index(i) => i
-                .into_pyobject(py)
-                .map(|o| o.into_any().unbind())
-                .unwrap_or_else(|_| py.None()),
-            BestMove::Text(t) => PyString::new(py, t).into_any().unbind(),
+            BestMove::Index(i) => serde_json::Value::from(*i),
+            BestMove::Text(t) => serde_json::Value::from(t.as_str()),
         }
     }
 }
@@ -143,32 +141,44 @@ pub(crate) fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-/// One algorithm's answer as a dict: the fields of the CLI's
-/// `solve --format json` rows, plus `error_kind` when it failed.
+/// One algorithm's answer as a dict: the run layer's [`Row`], the row of
+/// the CLI's `solve --format json` (with Python's names for the limits),
+/// plus `error_kind` when it failed.
 pub(crate) fn solution_dict<'py>(py: Python<'py>, s: &Solution<BestMove>) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("algorithm", s.label())?;
-    d.set_item("value", s.value)?;
-    d.set_item("best_move", s.best_move.as_ref().map(|m| m.to_object(py)))?;
-    if let Some((lo, hi)) = s.bound {
-        d.set_item("bound", [lo, hi])?;
-    }
-    if let Some((lo, hi)) = s.proven {
-        d.set_item("proven_bounds", [lo, hi])?;
-    }
-    d.set_item("stats", stats_dict(py, &s.stats)?)?;
-    if let Some(depth) = s.depth_completed {
-        d.set_item("depth_completed", depth)?;
-    }
-    if let Some(l) = s.stopped_by {
-        d.set_item("stopped_by", crate::errors::Arguments.limit(&l))?;
-    }
-    if let Some(leaves) = &s.leaves {
-        d.set_item("leaves", leaves.clone())?;
-    }
+    let row = Row::from_solution(s.clone(), &|m, _| m.to_json(), &crate::errors::Arguments);
+    let json = serde_json::to_value(&row).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let d = json_object(py, &json)?.downcast_into::<PyDict>()?;
     if let Some(e) = &s.error {
-        d.set_item("error", e.describe(&crate::errors::Arguments))?;
         d.set_item("error_kind", error_kind(e))?;
     }
     Ok(d)
+}
+
+/// A JSON value as the Python object `json.loads` would give.
+fn json_object<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        J::String(t) => PyString::new(py, t).into_any(),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_object(py, item)?)?;
+            }
+            list.into_any()
+        }
+        J::Object(fields) => {
+            let d = PyDict::new(py);
+            for (k, item) in fields {
+                d.set_item(k, json_object(py, item)?)?;
+            }
+            d.into_any()
+        }
+    })
 }

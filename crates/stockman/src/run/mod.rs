@@ -35,9 +35,11 @@
 pub mod batch;
 mod games;
 pub mod perft;
+mod row;
 mod settings;
 
 pub use games::{with_game, GameDefaults, GameKind, GameTask};
+pub use row::Row;
 pub use settings::{Enhancements, Request, Settings, SourceKind, MAX_THREADS};
 
 use crate::algorithms::{alphabeta, Algorithm};
