@@ -2,15 +2,15 @@
 //! through standard input.
 
 use crate::games::with_game;
-use crate::runner::{parse_seconds, parse_threads, Enhancements, DEFAULT_ASPIRATION};
+use crate::runner::{parse_seconds, parse_threads, Enhancements};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 use stockman::drivers::lazy_smp;
-use stockman::run::{no_parallel_form, GameKind, GameTask};
-use stockman::{Algorithm, Engine, GameResult, Limits, Parallel, Playable, SearchOptions, TableSize};
+use stockman::run::{no_parallel_form, EngineSettings, GameKind, GameTask};
+use stockman::{Algorithm, Engine, GameResult, Limits, Parallel, Playable};
 
 /// Which side the person plays.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +85,6 @@ impl EngineArgs {
     /// Engine `which` (0 or 1) for `algo`, with the enhancements a game
     /// program uses, on its threads.
     pub fn engine(&self, algo: Algorithm, which: usize) -> Result<Engine> {
-        let mut opts = SearchOptions {
-            table: TableSize::Megabytes(self.tt_mb as usize),
-            ..SearchOptions::engine(Some(DEFAULT_ASPIRATION))
-        };
-        self.enhance.apply(&mut opts, true);
         let threads = match which {
             0 => self.threads.first,
             _ => self.threads.second.unwrap_or(self.threads.first),
@@ -98,7 +93,14 @@ impl EngineArgs {
             let note = no_parallel_form(&[algo]).expect("one algorithm");
             eprintln!("note: {note} (--threads {threads})");
         }
-        Ok(Engine::new(algo, opts)?.with_threads(threads, self.parallel)?)
+        let settings = EngineSettings {
+            algorithm: algo,
+            tt_mb: self.tt_mb as usize,
+            enhancements: self.enhance.settings(),
+            threads,
+            parallel: self.parallel,
+        };
+        Ok(settings.build(None)?)
     }
 }
 

@@ -71,7 +71,7 @@ pub struct SearchArgs {
 
 /// The move-ordering enhancements. With `--iterative` (and in `play` and
 /// `match`) the table's move and enhanced transposition cutoffs are on and
-/// aspiration windows of width [`DEFAULT_ASPIRATION`] are used, as in
+/// aspiration windows of width [`DEFAULT_ASPIRATION`](stockman::run::DEFAULT_ASPIRATION) are used, as in
 /// [`SearchOptions::engine`]; history and killers only when asked (on
 /// Connect Four they cost more than they save). A fixed-depth search keeps
 /// the textbook left-to-right order unless a flag turns one on.
@@ -122,10 +122,6 @@ pub struct Enhancements {
     pub no_table_move: bool,
 }
 
-/// The aspiration half-width of `--iterative`, `play` and `match` unless
-/// `--aspiration` says otherwise.
-pub const DEFAULT_ASPIRATION: i32 = stockman::run::DEFAULT_ASPIRATION;
-
 impl Enhancements {
     /// The enhancements as the run layer takes them: `None` where no flag
     /// was given (the run layer's defaults).
@@ -159,16 +155,7 @@ impl Enhancements {
     /// `play`, `match`) turns the run layer's engine defaults on where no
     /// flag was given, else the options keep their own.
     pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
-        let e = self.settings();
-        opts.enhancements.history = e.history.unwrap_or(false);
-        opts.enhancements.killers = e.killers.unwrap_or(false);
-        opts.enhancements.etc = e.etc.unwrap_or(engine);
-        opts.enhancements.etc_min_depth = e.etc_min_depth.unwrap_or(0);
-        opts.enhancements.presearch = e.presearch;
-        opts.enhancements.aspiration = e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
-        opts.enhancements.aspiration_research = e.aspiration_research.unwrap_or_default();
-        opts.params.bns_window = e.bns_window.unwrap_or(opts.enhancements.aspiration);
-        opts.enhancements.table_move_first = e.table_move.unwrap_or(engine || opts.enhancements.table_move_first);
+        self.settings().apply(opts, engine);
     }
 }
 

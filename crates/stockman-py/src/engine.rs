@@ -10,8 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use stockman::run::SourceKind;
-use stockman::run::{with_game, GameKind, GameTask, RunError, Settings, Solution};
+use stockman::run::{with_game, GameTask, RunError, Solution};
 use stockman::{Algorithm, Limits, Playable, SearchError, TableSize, Value};
 
 /// A game-playing engine: iterative deepening with one depth-first
@@ -63,10 +62,9 @@ impl Engine {
         if let Some(mb) = tt_mb {
             TableSize::Megabytes(mb).check().map_err(table_error)?;
         }
-        let settings = Settings {
-            algorithms: Some(vec![algo]),
-            iterative: true,
-            tt_mb: Some(tt_mb.unwrap_or(stockman::run::DEFAULT_GAME_TABLE_MB)),
+        let settings = stockman::run::EngineSettings {
+            algorithm: algo,
+            tt_mb: tt_mb.unwrap_or(stockman::run::DEFAULT_GAME_TABLE_MB),
             enhancements: stockman::run::Enhancements {
                 history,
                 killers,
@@ -75,15 +73,12 @@ impl Engine {
                 table_move,
                 ..Default::default()
             },
-            ..Settings::default()
+            threads,
+            parallel,
         };
-        let mut request = settings
-            .request(SourceKind::Game(GameKind::Connect4))
-            .map_err(|e| run_error(py, e))?;
         let stop = Arc::new(AtomicBool::new(false));
-        request.options.control.stop = Some(stop.clone());
         let inner = py
-            .allow_threads(|| stockman::Engine::new(algo, request.options.clone())?.with_threads(threads, parallel))
+            .allow_threads(|| settings.build(Some(stop.clone())))
             .map_err(|e| match e {
                 SearchError::Table(t) => table_error(t),
                 e => PyValueError::new_err(e.to_string()),

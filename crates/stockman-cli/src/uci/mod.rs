@@ -31,10 +31,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use stockman::games::chess;
 use stockman::run::{GameKind, GameTask, DEFAULT_ASPIRATION, MAX_THREADS};
-use stockman::{
-    Algorithm, Clock, Engine, Iteration, Limit, Limits, Observer, Outcome, Parallel, Playable, SearchOptions,
-    TableSize, Value,
-};
+use stockman::{Algorithm, Clock, Engine, Iteration, Limit, Limits, Observer, Outcome, Parallel, Playable, Value};
 
 /// The algorithms the `Algorithm` option lists: those that drive an engine
 /// ([`Algorithm::drives_engine`]), the default (MTD(f)) first, the others in

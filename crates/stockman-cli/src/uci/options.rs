@@ -39,16 +39,21 @@ impl Default for Settings {
 impl Settings {
     /// The engine these settings describe, its searches stoppable by `stop`.
     pub(super) fn engine(&self, stop: &Arc<AtomicBool>) -> Result<Engine, String> {
-        let aspiration = (self.aspiration > 0).then_some(self.aspiration);
-        let mut opts = SearchOptions::engine(aspiration);
-        opts.control.stop = Some(stop.clone());
-        opts.table = TableSize::Megabytes(self.hash_mb);
-        let e = &mut opts.enhancements;
-        (e.table_move_first, e.etc, e.history, e.killers) =
-            (self.table_move_first, self.etc, self.history, self.killers);
-        Engine::new(self.algorithm, opts)
-            .and_then(|e| e.with_threads(self.threads, self.parallel))
-            .map_err(|e| e.to_string())
+        let settings = stockman::run::EngineSettings {
+            algorithm: self.algorithm,
+            tt_mb: self.hash_mb,
+            enhancements: stockman::run::Enhancements {
+                table_move: Some(self.table_move_first),
+                etc: Some(self.etc),
+                history: Some(self.history),
+                killers: Some(self.killers),
+                aspiration: Some((self.aspiration > 0).then_some(self.aspiration)),
+                ..Default::default()
+            },
+            threads: self.threads,
+            parallel: self.parallel,
+        };
+        settings.build(Some(stop.clone())).map_err(|e| e.to_string())
     }
 
     /// The `option` lines of the `uci` answer.

@@ -40,7 +40,7 @@ mod settings;
 
 pub use games::{with_game, GameDefaults, GameKind, GameTask};
 pub use row::Row;
-pub use settings::{Enhancements, Request, Settings, SourceKind, MAX_THREADS};
+pub use settings::{EngineSettings, Enhancements, Request, Settings, SourceKind, MAX_THREADS};
 
 use crate::algorithms::{alphabeta, Algorithm};
 use crate::drivers::{lazy_smp, Search};

@@ -4,10 +4,13 @@
 
 use super::{GameKind, RunError, DEFAULT_ASPIRATION, DEFAULT_GAME_TABLE_MB};
 use crate::algorithms::{Algorithm, Parallel};
+use crate::engine::Engine;
 use crate::options::{Limits, Params};
-use crate::search::SearchOptions;
+use crate::search::{SearchError, SearchOptions};
 use crate::table::{TableError, TableSize};
 use crate::value::Value;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What kind of source a request is for: the defaults differ.
@@ -217,4 +220,83 @@ pub struct Request {
     pub threads: usize,
     /// How several threads share a search.
     pub parallel: Parallel,
+}
+
+impl Enhancements {
+    /// Sets `opts`'s enhancements to these, and where one is not given to
+    /// the default: a game program's (as [`SearchOptions::engine`]) when
+    /// `engine`, else none (history, killers, cut-offs and windows off; the
+    /// table's move as `opts` has it).
+    pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
+        let o = &mut opts.enhancements;
+        o.history = self.history.unwrap_or(false);
+        o.killers = self.killers.unwrap_or(false);
+        o.etc = self.etc.unwrap_or(engine);
+        o.etc_min_depth = self.etc_min_depth.unwrap_or(0);
+        o.presearch = self.presearch;
+        o.aspiration = self.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
+        o.aspiration_research = self.aspiration_research.unwrap_or_default();
+        o.table_move_first = self.table_move.unwrap_or(engine || o.table_move_first);
+        opts.params.bns_window = self.bns_window.unwrap_or(opts.enhancements.aspiration);
+    }
+}
+
+/// A game program's engine as a user sets it up: the one resolver of
+/// engine defaults that `play`, `match`, `uci` and Python's `Engine` share.
+///
+/// # Example
+/// ```
+/// use stockman::run::EngineSettings;
+/// use stockman::{Algorithm, Limits, TicTacToe};
+/// let settings = EngineSettings { algorithm: Algorithm::NegaScout, tt_mb: 1, ..EngineSettings::default() };
+/// let mut engine = settings.build(None).unwrap();
+/// let out = engine.best_move(&TicTacToe::new(), &Limits::to_depth(9)).unwrap();
+/// assert_eq!(out.value, Some(0));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The algorithm (default MTD(f)); one that [drives an engine](Algorithm::drives_engine).
+    pub algorithm: Algorithm,
+    /// The table's size in MiB (default [`DEFAULT_GAME_TABLE_MB`]).
+    pub tt_mb: usize,
+    /// The enhancements; those not given are a game program's (the
+    /// table's move, cut-offs, aspiration windows of [`DEFAULT_ASPIRATION`]).
+    pub enhancements: Enhancements,
+    /// Threads (default 1).
+    pub threads: usize,
+    /// How several threads share the search (default ABDADA).
+    pub parallel: Parallel,
+}
+
+impl Default for EngineSettings {
+    fn default() -> EngineSettings {
+        EngineSettings {
+            algorithm: Algorithm::Mtdf,
+            tt_mb: DEFAULT_GAME_TABLE_MB,
+            enhancements: Enhancements::default(),
+            threads: 1,
+            parallel: Parallel::default(),
+        }
+    }
+}
+
+impl EngineSettings {
+    /// The options of every move's search (the limits come with each move).
+    pub fn options(&self) -> SearchOptions {
+        let mut opts = SearchOptions::engine(Some(DEFAULT_ASPIRATION));
+        opts.table = TableSize::Megabytes(self.tt_mb);
+        self.enhancements.apply(&mut opts, true);
+        opts
+    }
+
+    /// The engine, its searches stoppable through `stop` when given.
+    ///
+    /// # Errors
+    /// A best-first algorithm, a thread count out of range, a table that
+    /// cannot be allocated.
+    pub fn build(&self, stop: Option<Arc<AtomicBool>>) -> Result<Engine, SearchError> {
+        let mut opts = self.options();
+        opts.control.stop = stop;
+        Engine::new(self.algorithm, opts)?.with_threads(self.threads, self.parallel)
+    }
 }
