@@ -756,7 +756,6 @@ mod tests {
     use crate::options::{Enhancements, Limits};
     use crate::search::SearchOptions;
     use crate::table::TableSize;
-    use crate::Algorithm;
 
     fn game(moves: &str) -> ConnectFour {
         ConnectFour::from_moves(moves).unwrap()
@@ -771,7 +770,10 @@ mod tests {
             },
             ..Default::default()
         };
-        Algorithm::AlphaBeta.search(&game(moves), &opts).unwrap().value.unwrap()
+        crate::algorithms::alphabeta::search_observed(&game(moves), &opts, &mut crate::NoObserver)
+            .unwrap()
+            .value
+            .unwrap()
     }
 
     fn listed(g: &ConnectFour) -> Vec<u8> {
@@ -901,12 +903,13 @@ mod tests {
         assert_eq!(late.bounds(&late.root()), (0, 1));
         let late = late.with_heuristic();
         assert_eq!(late.bounds(&late.root()), (-99, 100));
-        let v = Algorithm::Minimax.search(
+        let v = crate::algorithms::minimax::search_observed(
             &late,
             &SearchOptions {
                 limits: Limits::to_depth(1),
                 ..Default::default()
             },
+            &mut crate::NoObserver,
         );
         let v = v.unwrap().value.unwrap();
         assert!((-99..=100).contains(&v), "{v}");

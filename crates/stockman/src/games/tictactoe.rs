@@ -335,19 +335,16 @@ mod tests {
     use crate::options::Enhancements;
     use crate::search::SearchOptions;
     use crate::table::TableSize;
-    use crate::Algorithm;
     use std::collections::HashSet;
 
     fn value(moves: &str) -> Value {
         let game = TicTacToe::from_moves(moves).unwrap();
-        let v = Algorithm::AlphaBeta
-            .search(&game, &SearchOptions::default())
+        let v = crate::algorithms::alphabeta::search_observed(&game, &SearchOptions::default(), &mut crate::NoObserver)
             .unwrap()
             .value
             .unwrap();
         assert_eq!(
-            Algorithm::Minimax
-                .search(&game, &SearchOptions::default())
+            crate::algorithms::minimax::search_observed(&game, &SearchOptions::default(), &mut crate::NoObserver)
                 .unwrap()
                 .value,
             Some(v),
@@ -360,8 +357,8 @@ mod tests {
     fn empty_board_is_a_draw() {
         let game = TicTacToe::new();
         let opts = SearchOptions::default();
-        let ab = Algorithm::AlphaBeta.search(&game, &opts).unwrap();
-        let mm = Algorithm::Minimax.search(&game, &opts).unwrap();
+        let ab = crate::algorithms::alphabeta::search_observed(&game, &opts, &mut crate::NoObserver).unwrap();
+        let mm = crate::algorithms::minimax::search_observed(&game, &opts, &mut crate::NoObserver).unwrap();
         assert_eq!((ab.value, mm.value), (Some(0), Some(0)));
         // The full tree: 549,946 nodes, 255,168 finished games.
         assert_eq!(mm.stats.nodes, 549_946);
@@ -375,8 +372,18 @@ mod tests {
             },
             ..opts
         };
-        assert_eq!(Algorithm::AlphaBeta.search(&game, &tt).unwrap().value, Some(0));
-        assert_eq!(Algorithm::NegaScout.search(&game, &tt).unwrap().value, Some(0));
+        assert_eq!(
+            crate::algorithms::alphabeta::search_observed(&game, &tt, &mut crate::NoObserver)
+                .unwrap()
+                .value,
+            Some(0)
+        );
+        assert_eq!(
+            crate::algorithms::negascout::search_observed(&game, &tt, &mut crate::NoObserver)
+                .unwrap()
+                .value,
+            Some(0)
+        );
     }
 
     #[test]

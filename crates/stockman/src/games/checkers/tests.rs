@@ -127,13 +127,17 @@ fn kings_move_both_ways_and_the_side_without_moves_loses() {
         ..Default::default()
     };
     assert_eq!(
-        crate::Algorithm::AlphaBeta.search(&blocked, &opts).unwrap().value,
+        crate::algorithms::alphabeta::search_observed(&blocked, &opts, &mut crate::NoObserver)
+            .unwrap()
+            .value,
         Some(-WIN)
     );
     // One ply from a win: worth WIN - 1 to the winner.
     let g = game("B:W14:B10");
     assert_eq!(
-        crate::Algorithm::AlphaBeta.search(&g, &opts).unwrap().value,
+        crate::algorithms::alphabeta::search_observed(&g, &opts, &mut crate::NoObserver)
+            .unwrap()
+            .value,
         Some(WIN - 1)
     );
 }

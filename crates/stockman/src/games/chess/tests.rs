@@ -2,7 +2,6 @@ use super::eval::static_eval;
 use super::*;
 use crate::options::Limits;
 use crate::search::SearchOptions;
-use crate::Algorithm;
 use cozy_chess::Square;
 
 fn game(text: &str) -> ChessGame {
@@ -22,7 +21,10 @@ fn value(g: &ChessGame, depth: u32) -> Value {
         limits: Limits::to_depth(depth),
         ..Default::default()
     };
-    Algorithm::AlphaBeta.search(g, &opts).unwrap().value.unwrap()
+    crate::algorithms::alphabeta::search_observed(g, &opts, &mut crate::NoObserver)
+        .unwrap()
+        .value
+        .unwrap()
 }
 
 #[test]
@@ -387,17 +389,17 @@ fn a_threefold_repetition_ends_the_game() {
     assert!(!on.legal_moves().is_empty());
     // A search of it still names a move: the root is never cut off.
     assert!(has_moves(&g, &g.root()));
-    assert!(Algorithm::AlphaBeta
-        .search(
-            &g,
-            &SearchOptions {
-                limits: Limits::to_depth(2),
-                ..Default::default()
-            }
-        )
-        .unwrap()
-        .best_move
-        .is_some());
+    assert!(crate::algorithms::alphabeta::search_observed(
+        &g,
+        &SearchOptions {
+            limits: Limits::to_depth(2),
+            ..Default::default()
+        },
+        &mut crate::NoObserver
+    )
+    .unwrap()
+    .best_move
+    .is_some());
     // Twice is not thrice, nor is a repetition of the other side's turn.
     for moves in ["g1f3 g8f6 f3g1 f6g8 g1f3 g8f6", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"] {
         let g = game(&format!("startpos moves {moves}"));

@@ -4,7 +4,6 @@ use super::endgame::{
 };
 use super::*;
 use crate::search::SearchOptions;
-use crate::Algorithm;
 
 /// A tiny deterministic generator (SplitMix64) for random playouts.
 struct Rng(u64);
@@ -353,8 +352,7 @@ fn the_game_solver_agrees_with_minimax() {
     assert!(deepest.iter().any(|b| b.empties() == SOLVE_EMPTIES));
     for b in random_positions(4, 60, 52).into_iter().chain(deepest) {
         let g = Othello::from_board(b);
-        let exact = Algorithm::Minimax
-            .search(&g, &SearchOptions::default())
+        let exact = crate::algorithms::minimax::search_observed(&g, &SearchOptions::default(), &mut crate::NoObserver)
             .unwrap()
             .value
             .unwrap();
@@ -411,7 +409,10 @@ fn bounds_hold_before_the_last_squares() {
             table: crate::TableSize::Megabytes(4),
             ..Default::default()
         };
-        let v = Algorithm::AlphaBeta.search(&g, &opts).unwrap().value.unwrap();
+        let v = crate::algorithms::alphabeta::search_observed(&g, &opts, &mut crate::NoObserver)
+            .unwrap()
+            .value
+            .unwrap();
         let (lo, hi) = g.bounds(&b);
         assert!(lo <= v && v <= hi, "{}: {v} not in {lo}..={hi}", b.to_ffo());
         // Heuristic scoring: the same bounds, scaled and widened.
@@ -594,8 +595,7 @@ fn values_are_final_disc_differences() {
     let g = Othello::from_board(b);
     // Black plays d1 and wipes White out: 4 discs, 60 empty squares to the winner.
     assert_eq!(
-        Algorithm::AlphaBeta
-            .search(&g, &SearchOptions::default())
+        crate::algorithms::alphabeta::search_observed(&g, &SearchOptions::default(), &mut crate::NoObserver)
             .unwrap()
             .value,
         Some(64)
