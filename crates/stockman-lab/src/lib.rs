@@ -23,6 +23,7 @@
 #![allow(clippy::result_large_err)]
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod games;
 pub mod grid;
 pub mod html;
