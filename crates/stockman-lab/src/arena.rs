@@ -162,7 +162,7 @@ pub fn play_match<G: Playable + Sync>(
 /// `pairs` random openings of `plies` legal moves each, from a seeded
 /// generator (the same seed, the same openings), written in the game's
 /// notation (as `stockman match --openings` and `--position` read them). An opening is kept when the game is not over
-/// and it is balanced ([`balanced`]); otherwise it is drawn again, up to
+/// and it is balanced (`balanced`: solved a draw, or a shallow value near 0); otherwise it is drawn again, up to
 /// 1000 times.
 pub fn random_openings<G: Playable>(start: &G, pairs: usize, plies: u32, seed: u64) -> Result<Vec<(String, G)>, Error> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
