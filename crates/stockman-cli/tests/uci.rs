@@ -208,20 +208,26 @@ fn a_finished_game_answers_the_null_move() {
     e.quit();
 }
 
-#[test]
-fn the_input_ending_lets_a_limited_search_answer() {
-    // A script piped in: the search to depth 3 still answers.
+/// What `stockman uci` prints for a script piped in whole, its input then
+/// closed.
+fn piped(script: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
         .arg("uci")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"position startpos\ngo depth 3\n")?;
+            c.stdin.take().unwrap().write_all(script.as_bytes())?;
             c.wait_with_output()
         })
         .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_input_ending_lets_a_limited_search_answer() {
+    // A script piped in: the search to depth 3 still answers.
+    let text = piped("position startpos\ngo depth 3\n");
     assert!(text.contains("info depth 3 "), "{text}");
     assert!(text.lines().last().unwrap().starts_with("bestmove "), "{text}");
 }
@@ -230,20 +236,7 @@ fn the_input_ending_lets_a_limited_search_answer() {
 fn a_script_of_two_limited_searches_gets_two_answers() {
     // As Stockfish: the second `go` waits for the first search, which has
     // a limit, to answer; then it searches the new position.
-    let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(b"position startpos\ngo depth 3\nposition startpos moves e2e4\ngo depth 3\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = piped("position startpos\ngo depth 3\nposition startpos moves e2e4\ngo depth 3\n");
     let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove ")).collect();
     assert_eq!(best.len(), 2, "{text}");
     assert!(!text.contains("already running"), "{text}");
