@@ -17,8 +17,8 @@ use stockman::drivers::parallel_sss;
 use stockman::games::positions::parse_positions;
 use stockman::run::{GameKind, GameTask};
 use stockman::{
-    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, NoObserver, Outcome, Parallel, Playable,
-    SearchOptions, SharedTable, Stats, Table, TableSize,
+    minimal_tree, thread_cpu_time, Algorithm, AnyTable, FixedTable, Outcome, Parallel, Playable, SearchOptions,
+    SharedTable, Stats, Table, TableSize,
 };
 use stockman::{Limits, SettingNames};
 use stockman_lab::games::{self as lab, GameRecord, MINIMAL};
@@ -365,16 +365,9 @@ impl GameTask for Grid<'_> {
                     let table = &mut self.tables[t];
                     table.clear();
                     if deepen {
-                        algo.with_options(&opts)
-                            .deepen()
-                            .observer(&mut NoObserver)
-                            .table(table)
-                            .run(&game)
+                        algo.with_options(&opts).deepen().table(table).run(&game)
                     } else {
-                        algo.with_options(&opts)
-                            .observer(&mut NoObserver)
-                            .table(table)
-                            .run(&game)
+                        algo.with_options(&opts).table(table).run(&game)
                     }
                 }
                 None => algo.search(&game, &opts),

@@ -13,7 +13,7 @@
 //! position (its memory is touched once, before the first measurement).
 
 use std::time::{Duration, Instant};
-use stockman::{Algorithm, AnyTable, ConnectFour, Heuristics, NoObserver, SearchOptions, Table, TableSize};
+use stockman::{Algorithm, AnyTable, ConnectFour, Heuristics, SearchOptions, Table, TableSize};
 use stockman::{Enhancements, Limits};
 
 const SET: &str = include_str!("../tests/data/connect4/Test_L2_R2");
@@ -126,7 +126,6 @@ fn main() {
                 ..configs()[1].1.clone()
             })
             .deepen()
-            .observer(&mut NoObserver)
             .table(&mut table)
             .run(g);
     }
@@ -158,7 +157,6 @@ fn main() {
                     let out = algo
                         .with_options(&o)
                         .deepen()
-                        .observer(&mut NoObserver)
                         .table(&mut table)
                         .heuristics(&mut Heuristics::new())
                         .run(g)

@@ -35,7 +35,7 @@
 use std::time::Duration;
 use stockman::games::othello::{MoveOrder, Othello};
 use stockman::games::positions::parse_positions;
-use stockman::{Algorithm, AnyTable, NoObserver, Playable, Presearch, SearchError, SearchOptions, Table, TableSize};
+use stockman::{Algorithm, AnyTable, Playable, Presearch, SearchError, SearchOptions, Table, TableSize};
 use stockman::{Enhancements, Limits, Params};
 
 const SUITE: &str = include_str!("../tests/data/othello/fforum-40-59.obf");
@@ -162,11 +162,7 @@ fn main() {
         for (k, &algo) in algos.iter().enumerate() {
             table.clear();
             let start = now();
-            let result = algo
-                .with_options(&opts)
-                .observer(&mut NoObserver)
-                .table(&mut table)
-                .run(&game);
+            let result = algo.with_options(&opts).table(&mut table).run(&game);
             let time = now() - start;
             let (value, best, stats) = match result {
                 Ok(out) => {

@@ -240,14 +240,12 @@ impl Engine {
             EngineTable::One(table) => algo
                 .with_options(&opts)
                 .deepen()
-                .observer(&mut NoObserver)
                 .table(table)
                 .heuristics(heur)
                 .run(game),
             EngineTable::Shared { table, .. } => algo
                 .with_options(&opts)
                 .deepen()
-                .observer(&mut NoObserver)
                 .table(table.handle())
                 .heuristics(heur)
                 .run(game),

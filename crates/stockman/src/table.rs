@@ -96,7 +96,7 @@ impl TableSize {
 /// let game = TicTacToe::new();
 /// let opts = SearchOptions { limits: Limits::to_depth(9), enhancements: Enhancements { table_move_first: true, ..Default::default() }, ..Default::default() };
 /// let mut table = AnyTable::try_new(TableSize::Megabytes(1)).unwrap();
-/// let out = Algorithm::Mtdf.with_options(&opts).deepen().observer(&mut stockman::NoObserver).table(&mut table).run(&game).unwrap();
+/// let out = Algorithm::Mtdf.with_options(&opts).deepen().table(&mut table).run(&game).unwrap();
 /// let pv = principal_variation(&game, &mut table, out.best_index, 9);
 /// assert_eq!(pv.first().map(|&i| i as usize), out.best_index);
 /// assert!(pv.len() <= 9);

@@ -74,7 +74,6 @@ fn the_root_table_cut_refuses_a_move_stored_without_its_proof() {
             table.store(root, mixed_entry(value, worse));
             let out = algo
                 .with_options(&SearchOptions::default())
-                .observer(&mut stockman::NoObserver)
                 .table(&mut table)
                 .run(&tree)
                 .unwrap();
@@ -94,7 +93,6 @@ fn the_root_table_cut_refuses_a_move_stored_without_its_proof() {
             );
             let out = algo
                 .with_options(&SearchOptions::default())
-                .observer(&mut stockman::NoObserver)
                 .table(&mut table)
                 .run(&tree)
                 .unwrap();

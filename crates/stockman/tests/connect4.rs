@@ -7,9 +7,7 @@
 
 use proptest::prelude::*;
 use stockman::games::ConnectFour;
-use stockman::{
-    Algorithm, AnyTable, FixedTable, Game, NoObserver, Playable, Role, SearchOptions, Stats, TableSize, Value,
-};
+use stockman::{Algorithm, AnyTable, FixedTable, Game, Playable, Role, SearchOptions, Stats, TableSize, Value};
 use stockman::{Enhancements, Limits};
 
 /// The table of the easy sets. Their searches store at most a few thousand
@@ -208,18 +206,12 @@ fn a_tiny_table_costs_nodes_never_values() {
         for &(moves, score) in &set[..100] {
             let game = ConnectFour::from_moves(moves).unwrap();
             let mut tiny = FixedTable::with_buckets(2);
-            let out = algo
-                .with_options(&opts)
-                .observer(&mut NoObserver)
-                .table(&mut tiny)
-                .run(&game)
-                .unwrap();
+            let out = algo.with_options(&opts).table(&mut tiny).run(&game).unwrap();
             assert_eq!(out.value, Some(score), "{algo} at {moves}");
             tiny_nodes += out.stats.nodes;
             let mut large = FixedTable::with_megabytes(4);
             large_nodes += algo
                 .with_options(&opts)
-                .observer(&mut NoObserver)
                 .table(&mut large)
                 .run(&game)
                 .unwrap()
@@ -246,13 +238,7 @@ fn a_tiny_table_costs_nodes_never_values() {
             Algorithm::MtSss,
         ] {
             let mut tiny = FixedTable::with_buckets(2);
-            let out = algo
-                .with_options(&opts)
-                .deepen()
-                .observer(&mut NoObserver)
-                .table(&mut tiny)
-                .run(&game)
-                .unwrap();
+            let out = algo.with_options(&opts).deepen().table(&mut tiny).run(&game).unwrap();
             assert_eq!(out.value, want, "{algo}+id at {moves}");
         }
     }
@@ -509,7 +495,6 @@ fn the_whole_game() {
     table.touch();
     let out = Algorithm::MtdBi
         .with_options(&opts)
-        .observer(&mut NoObserver)
         .table(&mut table)
         .run(&game)
         .unwrap();
