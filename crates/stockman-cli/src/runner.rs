@@ -150,13 +150,6 @@ impl Enhancements {
             table_move: self.no_table_move.then_some(false),
         }
     }
-
-    /// Sets the enhancements of `opts`; `engine` (iterative deepening,
-    /// `play`, `match`) turns the run layer's engine defaults on where no
-    /// flag was given, else the options keep their own.
-    pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
-        self.settings().apply(opts, engine);
-    }
 }
 
 pub fn parse_role(s: &str) -> Result<Role, String> {

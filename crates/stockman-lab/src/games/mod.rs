@@ -14,6 +14,7 @@ use stockman::{Stats, Value};
 pub mod claims;
 mod plots;
 mod rows;
+pub mod runner;
 mod summary;
 #[cfg(test)]
 mod tests;
