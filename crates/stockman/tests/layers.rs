@@ -393,9 +393,10 @@ fn the_arrow_reader_sees_what_it_must() {
     let paths = paths_after(&code, "crate::");
     assert_eq!(paths, [vec!["a", "b"], vec!["a", "c", "d"], vec!["a", "c", "e"]]);
     assert_eq!(paths_after(&code, "super::"), [vec!["w"]]);
-    // And the real tree: the algorithms use the search's services, and
-    // the run layer uses the games.
+    // And the real tree: the algorithms use the search's services, the
+    // run layer's games module uses the games, the drivers the algorithms.
     let graph = arrows(&src());
     assert!(graph["algorithms::alphabeta"].contains("search"));
-    assert!(graph["run"].contains("games"));
+    assert!(graph["run::games"].contains("games"));
+    assert!(graph["drivers::iterative"].contains("algorithms"));
 }
