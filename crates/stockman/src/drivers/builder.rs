@@ -157,27 +157,19 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         let mut own = Heuristics::new();
         let heur = heuristics.unwrap_or(&mut own);
         let deepen = deepen && !algo.is_best_first();
+        let through = Through {
+            algo,
+            opts,
+            deepen,
+            window: window.unwrap_or((-INF, INF)),
+        };
         match (table, shared) {
-            (Some(t), _) if deepen => iterative::search_kept(game, algo, opts, &mut observer, t, heur),
-            (Some(t), _) => algo.windowed(game, opts, &mut observer, t, heur, window.unwrap_or((-INF, INF))),
-            (None, Some(s)) if deepen => iterative::search_kept(game, algo, opts, &mut observer, s.handle(), heur),
-            (None, Some(s)) => algo.windowed(
-                game,
-                opts,
-                &mut observer,
-                s.handle(),
-                heur,
-                window.unwrap_or((-INF, INF)),
-            ),
-            (None, None) if deepen => {
-                let fresh = AnyTable::try_new(opts.table)?;
-                iterative::search_kept(game, algo, opts, &mut observer, fresh, heur)
-            }
-            // A window or heuristics to keep ask for the windowed path,
-            // through the table the options ask for.
-            (None, None) if window.is_some() || kept => {
-                let fresh = AnyTable::try_new(opts.table)?;
-                algo.windowed(game, opts, &mut observer, fresh, heur, window.unwrap_or((-INF, INF)))
+            (Some(t), _) => through.run(game, &mut observer, t, heur),
+            (None, Some(s)) => through.run(game, &mut observer, s.handle(), heur),
+            // Deepening, a window or heuristics to keep take the table the
+            // options ask for; a plain search makes its own.
+            (None, None) if deepen || window.is_some() || kept => {
+                through.run(game, &mut observer, AnyTable::try_new(opts.table)?, heur)
             }
             (None, None) => algo.observed(game, opts, &mut observer),
         }
@@ -223,6 +215,31 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         let mut own = Heuristics::new();
         let heur = heuristics.unwrap_or(&mut own);
         algo.shared_in(game, opts, deepen, shared, &mut observer, heur)
+    }
+}
+
+/// A search through a table: deepened, or one search with a first root
+/// window ([`Search::run`]'s choice, whatever the table's kind).
+struct Through<'a> {
+    algo: Algorithm,
+    opts: &'a SearchOptions,
+    deepen: bool,
+    window: (Value, Value),
+}
+
+impl Through<'_> {
+    fn run<G: Game, O: Observer, T: Table>(
+        &self,
+        game: &G,
+        obs: &mut O,
+        table: T,
+        heur: &mut Heuristics,
+    ) -> Result<Outcome<G::Move>, SearchError> {
+        if self.deepen {
+            iterative::search_kept(game, self.algo, self.opts, obs, table, heur)
+        } else {
+            self.algo.windowed(game, self.opts, obs, table, heur, self.window)
+        }
     }
 }
 

@@ -151,8 +151,7 @@ impl Settings {
             SourceKind::Game(g) => g.defaults().etc_from,
             SourceKind::Tree => None,
         };
-        let e = &self.enhancements;
-        let options = SearchOptions {
+        let mut options = SearchOptions {
             limits: Limits {
                 depth: self.depth,
                 nodes: self.max_nodes,
@@ -162,26 +161,22 @@ impl Settings {
             },
             table,
             enhancements: crate::options::Enhancements {
-                table_move_first: e.table_move.unwrap_or(engine || game),
+                // The game's own defaults, before the user's and the
+                // engine's ([`Enhancements::apply`]).
+                table_move_first: game,
                 table_at_horizon: !self.no_horizon_table,
-                history: e.history.unwrap_or(false),
-                killers: e.killers.unwrap_or(false),
-                etc: e.etc.unwrap_or(engine || etc_from.is_some()),
-                etc_min_depth: e.etc_min_depth.unwrap_or(etc_from.unwrap_or(0)),
-                presearch: e.presearch,
-                aspiration: e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION)),
-                aspiration_research: e.aspiration_research.unwrap_or_default(),
+                etc: etc_from.is_some(),
+                etc_min_depth: etc_from.unwrap_or(0),
+                ..Default::default()
             },
             params: Params {
                 first_guess: self.first_guess.unwrap_or(0),
-                bns_window: e
-                    .bns_window
-                    .unwrap_or(e.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION))),
                 bns_first_test: self.bns_first_test,
                 ..Default::default()
             },
             ..SearchOptions::default()
         };
+        self.enhancements.apply(&mut options, engine);
         let threads = self.threads.unwrap_or(1);
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(RunError::Settings(format!(
@@ -225,14 +220,14 @@ pub struct Request {
 impl Enhancements {
     /// Sets `opts`'s enhancements to these, and where one is not given to
     /// the default: a game program's (as [`SearchOptions::engine`]) when
-    /// `engine`, else none (history, killers, cut-offs and windows off; the
-    /// table's move as `opts` has it).
+    /// `engine`, else none (history, killers and windows off; the table's
+    /// move and the cut-offs as `opts` has them, a game's own defaults).
     pub fn apply(&self, opts: &mut SearchOptions, engine: bool) {
         let o = &mut opts.enhancements;
         o.history = self.history.unwrap_or(false);
         o.killers = self.killers.unwrap_or(false);
-        o.etc = self.etc.unwrap_or(engine);
-        o.etc_min_depth = self.etc_min_depth.unwrap_or(0);
+        o.etc = self.etc.unwrap_or(engine || o.etc);
+        o.etc_min_depth = self.etc_min_depth.unwrap_or(o.etc_min_depth);
         o.presearch = self.presearch;
         o.aspiration = self.aspiration.unwrap_or(engine.then_some(DEFAULT_ASPIRATION));
         o.aspiration_research = self.aspiration_research.unwrap_or_default();
