@@ -121,7 +121,7 @@ fn states(list: &[State]) -> String {
 /// The trace as text, one block per step or pass.
 pub fn text(t: &Trace) -> String {
     let mut out = String::new();
-    let dual = matches!(t.algorithm.as_str(), "dual" | "recdual" | "mt-dual");
+    let dual = t.algorithm.parse::<Algorithm>().is_ok_and(|a| a.capabilities().dual);
     let steps = t.events.iter().any(|e| matches!(e, Event::Step(_)));
     let _ = writeln!(out, "# {} trace", t.algorithm);
     for e in &t.events {

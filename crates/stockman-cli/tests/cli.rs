@@ -1979,7 +1979,7 @@ fn positions_files_and_every_algorithm_on_two_threads() {
     let two = ok(&[&["solve"][..], &tree[..], &["--threads", "2"][..]].concat());
     assert_contains(
         &two.stderr,
-        &["note: minimax, recsss, recdual have no parallel form here"],
+        &["note: minimax, recsss, recdual, sss2 have no parallel form here"],
     );
     let two: Json = serde_json::from_str(&two.stdout).unwrap();
     let (one, two) = (one.as_array().unwrap(), two.as_array().unwrap());

@@ -174,7 +174,7 @@ impl Engine {
                 if let Some((n, _)) = engine.threads() {
                     warn(py, &format!("threads={n}: a Python game is searched on one thread"))?;
                 }
-                search_py_game(py, obj, depth, &stop, |game: &PyGame<'_>| {
+                search_py_game(py, obj, depth, |game: &PyGame<'_>| {
                     // A Python game is not shared between threads.
                     let found = engine.best_move_single(game, &limits);
                     engine_move(found, algo, |m| BestMove::Index(m as usize))

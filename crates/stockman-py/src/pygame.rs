@@ -138,6 +138,8 @@ impl<'py> PyGame<'py> {
     }
 
     fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        // The search runs on the caller's thread: Ctrl-C is seen here.
+        self.obj.py().check_signals()?;
         let list = self.moves_fn.call1((&pos.obj,))?;
         let iter = list.try_iter().map_err(|_| {
             PyValueError::new_err(format!(
@@ -324,8 +326,10 @@ impl<'py> Game for PyGame<'py> {
             return FAILED;
         }
         let v = self
-            .evaluate_fn
-            .call1((&pos.obj,))
+            .obj
+            .py()
+            .check_signals()
+            .and_then(|()| self.evaluate_fn.call1((&pos.obj,)))
             .and_then(|v| self.int_from("evaluate", &v))
             .and_then(|v| {
                 if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {

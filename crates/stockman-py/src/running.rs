@@ -83,16 +83,21 @@ pub(crate) fn run_search<T: Send>(
         }
         match joined {
             Ok(Ok(v)) => Ok(v),
-            Ok(Err(p)) | Err(p) => Err(package_error(
-                py,
-                "InternalError",
-                format!(
-                    "internal error (a bug in stockman, please report it): {}",
-                    panic_message(&*p)
-                ),
-            )),
+            Ok(Err(p)) | Err(p) => Err(internal_error(py, &*p)),
         }
     })
+}
+
+/// A panic's payload as the package's `InternalError`.
+pub(crate) fn internal_error(py: Python<'_>, payload: &(dyn std::any::Any + Send)) -> PyErr {
+    package_error(
+        py,
+        "InternalError",
+        format!(
+            "internal error (a bug in stockman, please report it): {}",
+            panic_message(payload)
+        ),
+    )
 }
 
 /// A best move as Python sees it: a child's index (trees, Python games)

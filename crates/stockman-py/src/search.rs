@@ -3,7 +3,7 @@
 
 use crate::errors::{run_error, table_error};
 use crate::pygame::PyGame;
-use crate::running::{give_back, run_search, solution_dict, take_runner, BestMove};
+use crate::running::{give_back, internal_error, run_search, solution_dict, take_runner, BestMove};
 use crate::sources::{resolve, Source};
 use crate::MAX_PLIES;
 use pyo3::exceptions::PyValueError;
@@ -27,24 +27,30 @@ pub(crate) fn builtin_stack(depth: Option<u32>) -> usize {
     stack_for(depth.unwrap_or(0).saturating_add(200))
 }
 
-/// Runs `f` on the Python game `obj` on a search thread (which takes the
-/// GIL for the game's methods), with a stack for `depth` plies or
-/// [`MAX_PLIES`]; the first exception the game raised replaces `f`'s answer.
+/// Runs `f` on the Python game `obj` on the calling thread, which holds the
+/// GIL for the game's methods anyway: no thread is started and no GIL
+/// changes hands, so a small search costs what its callbacks cost (a thread
+/// per call cost about 0.4 ms against easyAI's tic-tac-toe). The stack is
+/// grown on the heap when less than a search of `depth` plies (or
+/// [`MAX_PLIES`]) needs is left; the game checks for signals as it goes,
+/// and the first exception the game raised (a `KeyboardInterrupt`
+/// included) replaces `f`'s answer. A panic becomes `InternalError`.
 pub(crate) fn search_py_game<T: Send>(
     py: Python<'_>,
     obj: &Py<PyAny>,
     depth: Option<u32>,
-    stop: &AtomicBool,
     f: impl for<'g> FnOnce(&PyGame<'g>) -> T + Send,
 ) -> PyResult<T> {
     let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-    run_search(py, stack_for(max_ply.saturating_add(64)), stop, || {
-        Python::with_gil(|py| {
-            let game = PyGame::new(obj.bind(py).clone(), max_ply)?;
-            let out = f(&game);
-            game.take_failure().map_or(Ok(out), Err)
-        })
-    })?
+    let stack = stack_for(max_ply.saturating_add(64));
+    let game = PyGame::new(obj.bind(py).clone(), max_ply)?;
+    let out = stacker::maybe_grow(stack, stack, || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&game)))
+    });
+    match out {
+        Ok(out) => game.take_failure().map_or(Ok(out), Err),
+        Err(p) => Err(internal_error(py, &*p)),
+    }
 }
 
 /// A number of seconds given as `name`, checked.
@@ -260,7 +266,7 @@ fn solve_source(
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, stop, |game: &PyGame<'_>| {
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, |game: &PyGame<'_>| {
             solve_game(runner, game, request, index_move)
         }),
     }

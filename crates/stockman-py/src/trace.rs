@@ -95,7 +95,7 @@ fn trace_source(
             })?
             .map_err(|e| run_error(py, e))
         }
-        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, stop, |game: &PyGame<'_>| {
+        Source::Python(obj, _) => search_py_game(py, obj, request.options.limits.depth, |game: &PyGame<'_>| {
             trace_one(runner, game, algo, request)
         }),
     }
@@ -164,9 +164,7 @@ pub(crate) fn trace_html(
             })?
             .map_err(|e| run_error(py, e))?
         }
-        Source::Python(obj, _) => search_py_game(py, obj, depth, &stop, |game: &PyGame<'_>| {
-            render(game, algos, opts, title)
-        })?,
+        Source::Python(obj, _) => search_py_game(py, obj, depth, |game: &PyGame<'_>| render(game, algos, opts, title))?,
     };
     page.map_err(PyValueError::new_err)
 }

@@ -343,7 +343,7 @@ def test_limits_raise_search_limit_with_the_stats():
 @pytest.mark.parametrize("parallel", [None, "abdada", "lazy-smp", "rounds"])
 def test_threads_keep_every_value(parallel):
     one = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all")
-    with pytest.warns(UserWarning, match="minimax, recsss, recdual have no parallel form"):
+    with pytest.warns(UserWarning, match="minimax, recsss, recdual, sss2 have no parallel form"):
         many = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all", threads=3, parallel=parallel)
     assert [(r["algorithm"], r["value"], r.get("bound")) for r in one] == [
         (r["algorithm"], r["value"], r.get("bound")) for r in many

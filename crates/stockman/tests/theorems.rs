@@ -50,6 +50,17 @@ fn values(t: &ExplicitTree) -> Vec<Value> {
     v
 }
 
+/// The most nodes a max solution tree under `n` has: every child of a MAX
+/// node, the largest one child of a MIN node.
+fn largest_max_solution_tree(t: &ExplicitTree, n: u32) -> u64 {
+    let kids = t.children(n).iter().map(|&c| largest_max_solution_tree(t, c));
+    1 + match t.role(&n) {
+        _ if t.children(n).is_empty() => 0,
+        Role::Max => kids.sum(),
+        Role::Min => kids.max().unwrap_or(0),
+    }
+}
+
 fn run(a: Algorithm, t: &ExplicitTree) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
     let mut rec = LeafRecorder::default();
     let out = a
@@ -134,7 +145,7 @@ proptest! {
     fn sss_family_never_evaluates_a_leaf_alphabeta_skips(t in tree()) {
         let (_, ab) = run(Algorithm::AlphaBeta, &t);
         let ab: BTreeSet<Vec<u32>> = ab.into_iter().collect();
-        for a in [Algorithm::Sss, Algorithm::Dual, Algorithm::RecSss, Algorithm::RecDual, Algorithm::MtSss, Algorithm::MtDual] {
+        for a in [Algorithm::Sss, Algorithm::Dual, Algorithm::RecSss, Algorithm::RecDual, Algorithm::Sss2, Algorithm::MtSss, Algorithm::MtDual] {
             let (_, l) = run(a, &t);
             for leaf in &l {
                 prop_assert!(ab.contains(leaf), "{} evaluated {:?}, which alpha-beta skips", a, leaf);
@@ -151,6 +162,18 @@ proptest! {
     fn mt_drivers_equal_their_best_first_originals(t in tree()) {
         prop_assert_eq!(run(Algorithm::MtSss, &t).1, run(Algorithm::Sss, &t).1, "MT-SSS* vs SSS*");
         prop_assert_eq!(run(Algorithm::MtDual, &t).1, run(Algorithm::Dual, &t).1, "MT-Dual* vs Dual*");
+    }
+
+    /// SSS-2 (Pijls and de Bruin 1990) evaluates SSS*'s leaves in SSS*'s
+    /// order, in as many passes as MT-SSS* (one `diminish` is one pass),
+    /// and stores at most one max solution tree at any time.
+    #[test]
+    fn sss2_evaluates_sss_leaves_in_sss_order_within_one_solution_tree(t in tree()) {
+        let (out, leaves) = run(Algorithm::Sss2, &t);
+        prop_assert_eq!(&leaves, &run(Algorithm::Sss, &t).1, "SSS-2 vs SSS*");
+        prop_assert_eq!(out.stats.passes, run(Algorithm::MtSss, &t).0.stats.passes, "SSS-2's passes vs MT-SSS*'s");
+        let most = largest_max_solution_tree(&t, 0);
+        prop_assert!(out.stats.max_open <= most, "SSS-2 stored {} nodes; a max solution tree has at most {}", out.stats.max_open, most);
     }
 
     /// Theorem 4: RecSSS* evaluates the same set of leaves as SSS*; RecDual* as Dual*.
@@ -280,8 +303,30 @@ proptest! {
         }
         prop_assert_eq!(&leaves_of(Algorithm::MtSss, &t), &sss, "MT-SSS* vs SSS*");
         prop_assert_eq!(&leaves_of(Algorithm::MtDual, &t), &dual, "MT-Dual* vs Dual*");
+        prop_assert_eq!(&leaves_of(Algorithm::Sss2, &t), &sss, "SSS-2 vs SSS*");
         let set = |l: Vec<Vec<u32>>| l.into_iter().collect::<BTreeSet<_>>();
         prop_assert_eq!(set(leaves_of(Algorithm::RecSss, &t)), set(sss), "RecSSS* vs SSS*");
         prop_assert_eq!(set(leaves_of(Algorithm::RecDual, &t)), set(dual), "RecDual* vs Dual*");
+    }
+}
+
+/// SSS-2's memory on uniform trees, exactly: its first pass builds one max
+/// solution tree (every child of MAX, one of MIN), `1 + w + w + w^2 + w^2 +
+/// ...` nodes over the `d + 1` levels of a MAX-rooted tree, and it never
+/// holds more.
+#[test]
+fn sss2_holds_one_max_solution_tree_on_uniform_trees() {
+    for width in 2..=5u32 {
+        for depth in 1..=6u32 {
+            let tree_nodes: u64 = (0..=depth).map(|k| u64::from(width).pow(k.div_ceil(2))).sum();
+            for seed in 0..20 {
+                let t = RandomTree::new(RandomSpec::new(width, depth, seed));
+                let out = Algorithm::Sss2.search(&t, &SearchOptions::default()).unwrap();
+                assert_eq!(
+                    out.stats.max_open, tree_nodes,
+                    "width {width} depth {depth} seed {seed}: SSS-2's peak"
+                );
+            }
+        }
     }
 }

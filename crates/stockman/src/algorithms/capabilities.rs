@@ -13,7 +13,8 @@ pub enum Family {
     Baseline,
     /// Stockman's SSS\* and its dual with an OPEN list.
     BestFirst,
-    /// The recursive SSS\* and Dual\* of 1990 (OPEN arrays).
+    /// The recursive SSS\* and Dual\* of 1990: RecSSS\* and RecDual\*
+    /// (OPEN arrays) and SSS-2 (one max solution tree).
     Recursive,
     /// The null-window drivers of the MT framework (MT-SSS\*, MT-Dual\*,
     /// MTD(f), MTD(bi)).
@@ -133,7 +134,7 @@ const SHARED: ParallelForm = ParallelForm::SharedTable { shares_work: true };
 
 /// Every algorithm's row, in the order of [`Algorithm::ALL`] (and of the
 /// enum's variants: [`Algorithm::capabilities`] indexes it).
-pub const CAPABILITIES: [Capabilities; 12] = [
+pub const CAPABILITIES: [Capabilities; 13] = [
     row(
         Algorithm::Minimax,
         "minimax",
@@ -196,6 +197,13 @@ pub const CAPABILITIES: [Capabilities; 12] = [
         )
     },
     row(
+        Algorithm::Sss2,
+        "sss2",
+        Family::Recursive,
+        TableUse::None,
+        ParallelForm::None,
+    ),
+    row(
         Algorithm::MtSss,
         "mt-sss",
         Family::NullWindow,
@@ -247,7 +255,7 @@ mod tests {
         };
         assert_eq!(
             names(&|c| c.order() == Order::BestFirst),
-            ["sss", "dual", "recsss", "recdual"]
+            ["sss", "dual", "recsss", "recdual", "sss2"]
         );
         assert_eq!(
             names(&|c| c.table == TableUse::Required),
@@ -262,7 +270,7 @@ mod tests {
         );
         assert_eq!(
             names(&|c| c.parallel == ParallelForm::None),
-            ["minimax", "recsss", "recdual"]
+            ["minimax", "recsss", "recdual", "sss2"]
         );
         assert_eq!(names(&|c| c.parallel == ParallelForm::Rounds), ["sss", "dual"]);
     }

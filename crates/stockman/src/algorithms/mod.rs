@@ -9,6 +9,7 @@
 //! | `dual` | [`dual`] | best-first, OPEN list of lower bounds |
 //! | `recsss` | [`recsss`] | recursive SSS\*, OPEN arrays |
 //! | `recdual` | [`recdual`] | recursive Dual\*, OPEN arrays |
+//! | `sss2` | [`sss2`] | recursive SSS\*, one max solution tree |
 //! | `mt-sss` | [`mt_sss`] | null-window passes from +inf, table |
 //! | `mt-dual` | [`mt_dual`] | null-window passes from -inf, table |
 //! | `mtdf` | [`mtdf`] | null-window passes from a guess, table |
@@ -38,6 +39,7 @@ pub mod recdual;
 pub mod recsss;
 mod recursive;
 pub mod sss;
+pub mod sss2;
 
 pub use capabilities::Capabilities;
 use capabilities::{Answer, Order, ParallelForm, TableUse};
@@ -68,6 +70,8 @@ pub enum Algorithm {
     RecSss,
     /// [`recdual`]
     RecDual,
+    /// [`sss2`]
+    Sss2,
     /// [`mt_sss`]
     MtSss,
     /// [`mt_dual`]
@@ -90,6 +94,7 @@ impl Algorithm {
         Algorithm::Dual,
         Algorithm::RecSss,
         Algorithm::RecDual,
+        Algorithm::Sss2,
         Algorithm::MtSss,
         Algorithm::MtDual,
         Algorithm::Mtdf,
@@ -143,6 +148,7 @@ impl Algorithm {
             Algorithm::Dual => dual::search_observed(game, opts, obs),
             Algorithm::RecSss => recsss::search_observed(game, opts, obs),
             Algorithm::RecDual => recdual::search_observed(game, opts, obs),
+            Algorithm::Sss2 => sss2::search_observed(game, opts, obs),
             Algorithm::MtSss => mt_sss::search_observed(game, opts, obs),
             Algorithm::MtDual => mt_dual::search_observed(game, opts, obs),
             Algorithm::Mtdf => mtdf::search_observed(game, opts, obs),
