@@ -440,6 +440,27 @@ fn the_open_limit_stops_a_best_first_search() {
     assert!(rows[0]["value"].is_i64(), "{:?}", rows[0]);
 }
 
+/// SSS-2 from the command line: SSS*'s leaves in SSS*'s order (the
+/// `leaves` of `--leaves`), MT-SSS*'s passes, its stored nodes as
+/// `max_open` (one max solution tree of the textbook tree: 1 + 3 + 3), the
+/// OPEN limit bounding them, and a trace of passes.
+#[test]
+fn sss2_runs_from_the_command_line() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "sss,sss2,mt-sss", "--leaves"]);
+    let (sss, sss2, mt) = (row(&rows, "sss"), row(&rows, "sss2"), row(&rows, "mt-sss"));
+    assert_eq!(sss2["value"], 3);
+    assert_eq!(sss2["best_move"], 0);
+    assert_eq!(leaves(sss2), leaves(sss));
+    assert_eq!(sss2["stats"]["passes"], mt["stats"]["passes"]);
+    assert_eq!(sss2["stats"]["max_open"], 7);
+    let run = stockman(&["solve", "--tree", f.arg(), "--algo", "sss2", "--max-open", "5"]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(&run.stderr, &["sss2", "--max-open"]);
+    let trace = ok(&["trace", "--tree", f.arg(), "--algo", "sss2"]);
+    assert_contains(&trace.stdout, &["# sss2 trace", "pass 1: window", "fails high"]);
+}
+
 // ---------------------------------------------------------- JSON contract
 
 #[test]

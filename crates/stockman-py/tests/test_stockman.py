@@ -504,3 +504,11 @@ def test_an_alternating_game_is_asked_role_of_its_root_only():
 
     with pytest.raises(KeyError, match="role of the root"):
         stockman.solve(Raises(), "alphabeta")
+
+
+def test_sss2_evaluates_sss_leaves_in_sss_order():
+    tree = stockman.random_tree("width=4,depth=5,seed=3")
+    rows = {r["algorithm"]: r for r in stockman.solve(tree, "sss,sss2", leaves=True)}
+    assert rows["sss2"]["value"] == rows["sss"]["value"]
+    assert rows["sss2"]["leaves"] == rows["sss"]["leaves"]
+    assert rows["sss2"]["stats"]["max_open"] > 0

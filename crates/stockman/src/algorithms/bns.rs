@@ -118,20 +118,31 @@ pub(crate) fn search_observed<G: Game, O: Observer>(
 }
 
 /// Best Node Search with a guess function of the caller's.
-pub fn search_with<G: Game, O: Observer, F: Guess>(
+pub fn search_with<G: Game, O: Observer, F: Guess + ?Sized>(
     game: &G,
     opts: &SearchOptions,
     guess: &mut F,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    search_in(game, opts, guess, obs, AnyTable::try_new(opts.table)?)
+    // The guess behind a pointer (it is asked once a pass): the search is
+    // compiled once, not once per guess function.
+    search_in(game, opts, &mut Dyn(guess), obs, &mut AnyTable::try_new(opts.table)?)
+}
+
+/// A guess function of any type as a `dyn Guess`.
+struct Dyn<'a, F: ?Sized>(&'a mut F);
+
+impl<F: Guess + ?Sized> Guess for Dyn<'_, F> {
+    fn next(&mut self, alpha: Value, beta: Value, count: u32) -> Value {
+        self.0.next(alpha, beta, count)
+    }
 }
 
 /// [`search_with`] using `table` (kept by the caller).
-pub(crate) fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
+pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
-    guess: &mut F,
+    guess: &mut dyn Guess,
     obs: &mut O,
     table: T,
 ) -> Result<Outcome<G::Move>, SearchError> {
@@ -139,10 +150,10 @@ pub(crate) fn search_in<G: Game, O: Observer, F: Guess, T: Table>(
 }
 
 /// [`search_in`] with move-ordering heuristics the caller keeps across searches.
-pub(crate) fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
+pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     game: &G,
     opts: &SearchOptions,
-    guess: &mut F,
+    guess: &mut dyn Guess,
     obs: &mut O,
     table: T,
     heur: &mut Heuristics,
@@ -301,7 +312,7 @@ pub(crate) fn search_kept<G: Game, O: Observer, F: Guess, T: Table>(
 /// bounds are mirrored before asking and the answer mirrored back; asking
 /// unmirrored makes a MIN root with one move creep up from `alpha` one value
 /// per pass.
-fn separation<F: Guess>(guess: &mut F, role: Role, alpha: Value, beta: Value, count: u32) -> Value {
+fn separation(guess: &mut dyn Guess, role: Role, alpha: Value, beta: Value, count: u32) -> Value {
     match role {
         Role::Max => guess.next(alpha, beta, count).clamp(alpha + 1, beta - 1),
         // v in [alpha, beta)  <=>  -v in [1 - beta, 1 - alpha), and the

@@ -176,10 +176,14 @@ impl Algorithm {
             Algorithm::MtDual => mt_dual::search_kept(game, opts, obs, table, heur),
             Algorithm::Mtdf => mtdf::search_kept(game, opts, obs, table, heur),
             Algorithm::MtdBi => mtd_bi::search_kept(game, opts, obs, table, heur),
-            Algorithm::Bns => match opts.params.bns_guess {
-                bns::GuessKind::Rutko => bns::search_kept(game, opts, &mut bns::Rutko, obs, table, heur),
-                bns::GuessKind::Bisect => bns::search_kept(game, opts, &mut bns::Bisect, obs, table, heur),
-            },
+            Algorithm::Bns => {
+                let (mut rutko, mut bisect) = (bns::Rutko, bns::Bisect);
+                let guess: &mut dyn bns::Guess = match opts.params.bns_guess {
+                    bns::GuessKind::Rutko => &mut rutko,
+                    bns::GuessKind::Bisect => &mut bisect,
+                };
+                bns::search_kept(game, opts, guess, obs, table, heur)
+            }
             _ => self.observed_plain(game, opts, obs),
         }
     }

@@ -39,7 +39,7 @@ pub(crate) fn search_observed<G: Game, O: Observer>(
     opts: &SearchOptions,
     obs: &mut O,
 ) -> Result<Outcome<G::Move>, SearchError> {
-    search_in(game, opts, obs, AnyTable::try_new(opts.table)?)
+    search_in(game, opts, obs, &mut AnyTable::try_new(opts.table)?)
 }
 
 /// [`search_observed`] using `table` (kept by the caller, for example across

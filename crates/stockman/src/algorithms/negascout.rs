@@ -38,9 +38,10 @@ pub(crate) fn search_observed<G: Game, O: Observer>(
     let heur = &mut Heuristics::new();
     let full = (-INF, INF);
     match opts.table {
-        TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => {
-            run(Engine::new(game, opts, obs, AnyTable::try_new(opts.table)?, heur), full)
-        }
+        TableSize::Megabytes(_) if game.hash(&game.root()).is_some() => run(
+            Engine::new(game, opts, obs, &mut AnyTable::try_new(opts.table)?, heur),
+            full,
+        ),
         _ => run(Engine::new(game, opts, obs, NoTable, heur), full),
     }
 }

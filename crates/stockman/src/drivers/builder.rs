@@ -96,7 +96,8 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
     /// A transposition table that the caller keeps (`&mut table`), in place
     /// of the fresh one of `opts.table`. The best-first searches and
     /// minimax keep none and ignore it; alpha-beta and NegaScout use it
-    /// whatever `opts.table` says.
+    /// whatever `opts.table` says. A table that holds nothing
+    /// ([`NoTable`]) is no table: the search makes the one of `opts.table`.
     pub fn table<T2: Table>(self, table: T2) -> Search<'a, O, T2> {
         Search {
             algorithm: self.algorithm,
@@ -163,15 +164,24 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
             deepen,
             window: window.unwrap_or((-INF, INF)),
         };
-        match (table, shared) {
-            (Some(t), _) => through.run(game, &mut observer, t, heur),
-            (None, Some(s)) => through.run(game, &mut observer, s.handle(), heur),
+        // Every search is compiled once per table type it can run with, so
+        // the types are kept few: the caller's (not compiled at all for
+        // `NoTable`: `T::ENABLED` is a constant), a shared table's handle,
+        // and `&mut AnyTable`, which the searches that make their own
+        // table use too.
+        if T::ENABLED {
+            if let Some(t) = table {
+                return through.run(game, &mut observer, t, heur);
+            }
+        }
+        match shared {
+            Some(s) => through.run(game, &mut observer, s.handle(), heur),
             // Deepening, a window or heuristics to keep take the table the
             // options ask for; a plain search makes its own.
-            (None, None) if deepen || window.is_some() || kept => {
-                through.run(game, &mut observer, AnyTable::try_new(opts.table)?, heur)
+            None if deepen || window.is_some() || kept => {
+                through.run(game, &mut observer, &mut AnyTable::try_new(opts.table)?, heur)
             }
-            (None, None) => algo.observed(game, opts, &mut observer),
+            None => algo.observed(game, opts, &mut observer),
         }
     }
 

@@ -179,7 +179,7 @@ impl Algorithm {
                     game,
                     opts,
                     obs,
-                    AnyTable::try_new(opts.table)?,
+                    &mut AnyTable::try_new(opts.table)?,
                     &mut Heuristics::new(),
                     (-INF, INF),
                 );
@@ -201,9 +201,14 @@ impl Algorithm {
         heur: &mut Heuristics,
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
-        if let Some(p) = opts.enhancements.presearch {
-            if opts.limits.depth.is_none() && T::ENABLED && self.capabilities().table != TableUse::None {
-                return self.presearched(game, opts, obs, table, heur, window, p);
+        // `T::ENABLED` alone, a constant, so that no presearch is compiled
+        // for a search without a table (the build instantiates every
+        // algorithm once per table type: fewer types, a faster build).
+        if T::ENABLED {
+            if let Some(p) = opts.enhancements.presearch {
+                if opts.limits.depth.is_none() && self.capabilities().table != TableUse::None {
+                    return self.presearched(game, opts, obs, table, heur, window, p);
+                }
             }
         }
         self.dispatch(game, opts, obs, table, heur, window)

@@ -214,15 +214,13 @@ impl Runner {
         request: &Request,
         obs: &mut O,
     ) -> Solution<G::Move> {
-        if request.eval_cost_ns > 0 {
-            let costly = CostlyEval {
-                game,
-                nanos: request.eval_cost_ns,
-            };
-            self.solve_plain(&costly, game, algorithm, request, obs)
-        } else {
-            self.solve_plain(game, game, algorithm, request, obs)
-        }
+        // Always wrapped (free when the cost is 0): one game type to compile
+        // every search for, not two.
+        let costly = CostlyEval {
+            game,
+            nanos: request.eval_cost_ns,
+        };
+        self.solve_plain(&costly, game, algorithm, request, obs)
     }
 
     /// Every algorithm of `request` on `game` on `request.threads`
@@ -313,15 +311,11 @@ impl Runner {
             },
             ..request.options.clone()
         };
-        let (result, leaves) = if request.eval_cost_ns > 0 {
-            let costly = CostlyEval {
-                game,
-                nanos: request.eval_cost_ns,
-            };
-            parallel_recorded(&costly, algorithm, &opts, deepened, table, request.leaves, obs)
-        } else {
-            parallel_recorded(game, algorithm, &opts, deepened, table, request.leaves, obs)
+        let costly = CostlyEval {
+            game,
+            nanos: request.eval_cost_ns,
         };
+        let (result, leaves) = parallel_recorded(&costly, algorithm, &opts, deepened, table, request.leaves, obs);
         finish(result, leaves, algorithm, deepened, game)
     }
 
