@@ -185,12 +185,13 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
             Algorithm::Sss,
             Algorithm::Dual,
             Algorithm::RecSss,
-            Algorithm::RecDual
+            Algorithm::RecDual,
+            Algorithm::Sss2
         ]
     );
     assert_eq!(
         Runner::single_threaded(&request_by(Parallel::Rounds, 4, false, None, None)),
-        vec![Algorithm::Minimax, Algorithm::RecSss, Algorithm::RecDual]
+        vec![Algorithm::Minimax, Algorithm::RecSss, Algorithm::RecDual, Algorithm::Sss2]
     );
 }
 
