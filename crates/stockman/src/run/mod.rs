@@ -335,7 +335,13 @@ impl Runner {
         };
         let (result, leaves) = if request.leaves {
             let mut rec = LeafRecorder::default();
-            let r = search_with(game, algorithm, opts, deepened, table, &mut (&mut rec, obs));
+            // An observer that hears nothing is left out, so that the
+            // searches are compiled for the recorder alone, not for a pair.
+            let r = if const { silent::<O>() } {
+                search_with(game, algorithm, opts, deepened, table, &mut rec)
+            } else {
+                search_with(game, algorithm, opts, deepened, table, &mut (&mut rec, obs))
+            };
             let paths = r.is_ok().then(|| rec.paths());
             (r, paths)
         } else {
@@ -417,6 +423,11 @@ pub fn no_parallel_form(algorithms: &[Algorithm]) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// Whether `O` asks to hear nothing (as [`NoObserver`]).
+const fn silent<O: Observer>() -> bool {
+    !O::PATHS && !O::STEPS && !O::WINDOWS && !O::ITERATIONS
+}
+
 /// A search's result and, when asked, the paths of the leaves it evaluated.
 type Recorded<M> = (Result<Outcome<M>, SearchError>, Option<Vec<Vec<u32>>>);
 
@@ -437,7 +448,11 @@ where
 {
     if leaves {
         let mut rec = LeafRecorder::default();
-        let r = algorithm.shared_in(game, opts, deepen, table, &mut (&mut rec, obs), &mut Heuristics::new());
+        let r = if const { silent::<O>() } {
+            algorithm.shared_in(game, opts, deepen, table, &mut rec, &mut Heuristics::new())
+        } else {
+            algorithm.shared_in(game, opts, deepen, table, &mut (&mut rec, obs), &mut Heuristics::new())
+        };
         let paths = r.is_ok().then(|| rec.paths());
         (r, paths)
     } else {
