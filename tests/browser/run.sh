@@ -114,6 +114,8 @@ check random-alphabeta alphabeta --random width=3,depth=3,seed=6
 check random-min-root sss --random width=2,depth=5,seed=2 --root min
 check random-bns bns --random width=3,depth=3,seed=4
 check random-364 sss --random width=3,depth=5,seed=11
+check textbook sss2 --tree examples/textbook.tree
+check random-iid sss2 --random width=3,depth=4,seed=7
 
 # fitcheck NAME SOURCE-ARGS...: at 1400x1000 every node of the tree lies inside its panel.
 fitcheck() {
@@ -181,6 +183,7 @@ readcheck random-364-nodes-sss-end end --algo sss --random width=3,depth=5,seed=
 readcheck random-364-nodes 25 --algo alphabeta --random width=3,depth=5,seed=11
 compare plaat alphabeta,sss --tree examples/plaat.tree
 compare textbook alphabeta,sss,dual,mt-sss --tree examples/textbook.tree
+compare plaat-sss2 alphabeta,sss,sss2 --tree examples/plaat.tree
 compare random-ordered alphabeta,negascout,sss --random width=3,depth=4,seed=5,order=0.8
 
 # A tree too large to draw is refused with a clear error.
