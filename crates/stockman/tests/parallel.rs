@@ -191,7 +191,12 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
     );
     assert_eq!(
         Runner::single_threaded(&request_by(Parallel::Rounds, 4, false, None, None)),
-        vec![Algorithm::Minimax, Algorithm::RecSss, Algorithm::RecDual, Algorithm::Sss2]
+        vec![
+            Algorithm::Minimax,
+            Algorithm::RecSss,
+            Algorithm::RecDual,
+            Algorithm::Sss2
+        ]
     );
 }
 

@@ -316,16 +316,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         self.cx.stats.passes = 1;
         let best_index = self.root_best;
         let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root, i));
-        let stats = self.cx.finish();
-        Ok(Outcome {
-            value: Some(g),
-            best_move,
-            best_index,
-            bound: None,
-            depth_completed: None,
-            stopped_by: None,
-            stats,
-        })
+        Ok(Outcome::new(Some(g), best_move, best_index, None, self.cx.finish()))
     }
 
     /// Searches the root with `(alpha, beta)`; sets `root_best`.

@@ -69,16 +69,7 @@ fn run<G: Game, O: Observer, T: Table>(
     e.cx.stats.passes = 1;
     let best_index = e.root_best;
     let best_move = best_index.and_then(|i| nth_move(e.cx.game, &root, i));
-    let stats = e.cx.finish();
-    Ok(Outcome {
-        value: Some(g),
-        best_move,
-        best_index,
-        bound: None,
-        depth_completed: None,
-        stopped_by: None,
-        stats,
-    })
+    Ok(Outcome::new(Some(g), best_move, best_index, None, e.cx.finish()))
 }
 
 fn scout<G: Game, O: Observer, T: Table>(

@@ -136,16 +136,7 @@ impl<G: Game, O: Observer> Sss2<'_, G, O> {
         let r = &self.nodes[root as usize];
         let best_index = (r.role.is_some()).then_some(r.chosen as usize);
         let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root_pos, i));
-        let stats = self.cx.finish();
-        Ok(Outcome {
-            value: Some(upper),
-            best_move,
-            best_index,
-            bound: None,
-            depth_completed: None,
-            stopped_by: None,
-            stats,
-        })
+        Ok(Outcome::new(Some(upper), best_move, best_index, None, self.cx.finish()))
     }
 
     /// Tells the observer of a pass at the test value `v` (the window
