@@ -3,7 +3,7 @@
 use crate::{MAX_MOVES, MAX_PLIES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use stockman::{Game, Role, Value, VALUE_MAX, VALUE_MIN};
@@ -13,7 +13,13 @@ use stockman::{Game, Role, Value, VALUE_MAX, VALUE_MIN};
 /// that changes its argument does so at once; each check costs two
 /// `repr()`s, and 64 of them were 0.3 ms of a 2 ms search of 111 leaves
 /// (easyAI's tic-tac-toe after three moves).
-const CHECKED_PLAYS: u32 = 8;
+const CHECKED_PLAYS: u32 = 4;
+
+/// The search asks Python whether a signal (Ctrl-C) arrived every this
+/// many calls of `moves()` and `evaluate()`: the check reads the thread's
+/// id, 6% of a small search when made at every call. (A handler raising in
+/// the game's own Python code stops the search at once anyway.)
+const SIGNAL_EVERY: u32 = 256;
 
 /// A game written in Python: an object with `root()`, `role(pos)`
 /// (`"max"`/`"min"`), `moves(pos)`, `play(pos, move)`, `evaluate(pos)` and
@@ -41,6 +47,8 @@ pub(crate) struct PyGame<'py> {
     root: RefCell<Option<PyPos<'py>>>,
     /// `play()` calls so far (the first few are checked for mutation).
     plays: Cell<u32>,
+    /// Calls since the last check for a signal ([`SIGNAL_EVERY`]).
+    since_signal_check: Cell<u32>,
     /// The deepest ply allowed (the depth, or [`MAX_PLIES`]).
     max_ply: u32,
     /// The first exception a callback raised (or a bad value it returned):
@@ -119,6 +127,7 @@ impl<'py> PyGame<'py> {
             obj,
             root: RefCell::new(None),
             plays: Cell::new(0),
+            since_signal_check: Cell::new(0),
             max_ply,
             failed: RefCell::new(None),
         })
@@ -140,18 +149,41 @@ impl<'py> PyGame<'py> {
         self.failed.borrow_mut().take()
     }
 
+    /// Asks Python for a pending signal every [`SIGNAL_EVERY`] calls: the
+    /// search runs on the caller's thread, and Ctrl-C is seen here.
+    fn signals(&self) -> PyResult<()> {
+        let n = self.since_signal_check.get() + 1;
+        if n < SIGNAL_EVERY {
+            self.since_signal_check.set(n);
+            return Ok(());
+        }
+        self.since_signal_check.set(0);
+        self.obj.py().check_signals()
+    }
+
     fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        // The search runs on the caller's thread: Ctrl-C is seen here.
-        self.obj.py().check_signals()?;
+        self.signals()?;
         let list = self.moves_fn.call1((&pos.obj,))?;
+        // A list or a tuple is read directly, without an iterator object.
+        if let Ok(l) = list.downcast::<PyList>() {
+            return self.bounded(l.iter().map(Ok));
+        }
+        if let Ok(t) = list.downcast::<PyTuple>() {
+            return self.bounded(t.iter().map(Ok));
+        }
         let iter = list.try_iter().map_err(|_| {
             PyValueError::new_err(format!(
                 "moves() must return an iterable of moves, got {}",
                 list.get_type().name().map(|n| n.to_string()).unwrap_or_default()
             ))
         })?;
+        self.bounded(iter)
+    }
+
+    /// The moves `moves()` gave, at most [`MAX_MOVES`] of them.
+    fn bounded(&self, moves: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let mut out = Vec::new();
-        for m in iter {
+        for m in moves {
             if out.len() == MAX_MOVES {
                 return Err(PyValueError::new_err(format!(
                     "moves() gave more than {MAX_MOVES} moves for one position (an endless iterator?); \
@@ -329,9 +361,7 @@ impl<'py> Game for PyGame<'py> {
             return FAILED;
         }
         let v = self
-            .obj
-            .py()
-            .check_signals()
+            .signals()
             .and_then(|()| self.evaluate_fn.call1((&pos.obj,)))
             .and_then(|v| self.int_from("evaluate", &v))
             .and_then(|v| {

@@ -16,6 +16,10 @@ use stockman::run::Request;
 use stockman::run::{stack_bytes, with_game, GameTask, Runner, Settings, Solution};
 use stockman::{Algorithm, Game, Playable, TableSize};
 
+/// What a Python game's search keeps free on the stack besides its plies:
+/// its own frames and the game's Python.
+const PY_GAME_STACK: usize = 4 << 20;
+
 /// The stack a search of `depth` plies needs.
 pub(crate) fn stack_for(depth: u32) -> usize {
     stack_bytes(u64::from(depth))
@@ -42,7 +46,10 @@ pub(crate) fn search_py_game<T: Send>(
     f: impl for<'g> FnOnce(&PyGame<'g>) -> T + Send,
 ) -> PyResult<T> {
     let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
-    let stack = stack_for(max_ply.saturating_add(64));
+    // The search's plies and room for the game's own Python: a new stack
+    // (a 64 MiB mapping made and dropped at every call: 4% of a small
+    // search) only when the caller's has less left.
+    let stack = PY_GAME_STACK.saturating_add((max_ply as usize + 64).saturating_mul(4096));
     let game = PyGame::new(obj.bind(py).clone(), max_ply)?;
     let out = stacker::maybe_grow(stack, stack, || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&game)))
