@@ -242,7 +242,7 @@ impl GameFigures {
     }
 
     /// [`GameFigures::time_runs`] at `depth`: none where the grid gives no
-    /// time ratio (NegaScout under [`MIN_TIME_US`](super::MIN_TIME_US) a
+    /// time ratio (NegaScout under [`MIN_TIME_US`](super::super::MIN_TIME_US) a
     /// search on average). As in the grid's summary, a run's ratio sums the
     /// positions where both the algorithm and NegaScout found an answer; a
     /// repeat counts only where those positions are the grid's.
