@@ -39,11 +39,11 @@ pub(crate) fn builtin_stack(depth: Option<u32>) -> usize {
 /// [`MAX_PLIES`]) needs is left; the game checks for signals as it goes,
 /// and the first exception the game raised (a `KeyboardInterrupt`
 /// included) replaces `f`'s answer. A panic becomes `InternalError`.
-pub(crate) fn search_py_game<T: Send>(
+pub(crate) fn search_py_game<T>(
     py: Python<'_>,
     obj: &Py<PyAny>,
     depth: Option<u32>,
-    f: impl for<'g> FnOnce(&PyGame<'g>) -> T + Send,
+    f: impl for<'g> FnOnce(&PyGame<'g>) -> T,
 ) -> PyResult<T> {
     let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
     // The search's plies and room for the game's own Python: a new stack

@@ -688,8 +688,6 @@ pub(crate) fn move_at(k: usize, first: usize) -> usize {
     }
 }
 
-/// The `i`-th move of `pos` (`None` only from a game whose move list
-/// shrank since the search read it).
 /// Puts `moves` in the order of `scored` (each move's history score and
 /// the move, in the moves' order) sorted by descending score, equal scores
 /// keeping their order: a stable sort. Not generic and never inlined, so
@@ -704,6 +702,8 @@ fn by_history(scored: &mut [(u32, u32)], moves: &mut [u32]) {
     }
 }
 
+/// The `i`-th move of `pos` (`None` only from a game whose move list
+/// shrank since the search read it).
 pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.moves(pos, &mut moves);
