@@ -74,7 +74,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "config")]
     pub preset: Option<String>,
     /// A grid in a TOML file (keys: algorithms, widths, depths, models, orders, seeds, seed,
-    /// max_nodes, time_limit).
+    /// max_nodes, time_limit, bns_guesses, memories, search_threads, parallel).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Replace the grid's algorithms: comma-separated names, or `all`.
@@ -109,6 +109,10 @@ pub struct RunArgs {
     /// (one row each: `bns`, `bns-bisect`; in a game grid `bns+id`, `bns-bisect+id`).
     #[arg(long, value_name = "LIST")]
     pub bns_guess: Option<String>,
+    /// RSEARCH's memories in stored nodes, one row each (`rsearch-mM`):
+    /// `0,64,4096` or `A..B`; the report plots its leaves against them.
+    #[arg(long, value_name = "LIST")]
+    pub memories: Option<String>,
     /// Output directory: results.csv (or results-K-of-N.csv), grid.toml, summary.md, plots.
     #[arg(long, value_name = "DIR", default_value = "experiment")]
     pub out: PathBuf,
@@ -203,6 +207,7 @@ fn grid_of(a: &RunArgs) -> Result<Grid> {
         max_nodes: a.max_nodes,
         time_limit: a.time_limit,
         bns_guesses: a.bns_guess.clone(),
+        memories: a.memories.clone(),
         search_threads: a.search_threads,
         parallel: a.parallel,
     })?;

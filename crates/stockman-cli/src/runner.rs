@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use stockman::run::{no_parallel_form, Request, RunError, Runner, Settings, SourceKind};
 use stockman::Control;
-use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, TableSize};
+use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, Select, TableSize};
 
 /// Options shared by `solve` and `trace`.
 #[derive(Args, Debug, Clone)]
@@ -52,6 +52,17 @@ pub struct SearchArgs {
     /// MTD(f)'s first guess.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub first_guess: i32,
+    /// GSEARCH's and RSEARCH's rule for the next tip to expand: `leftmost`
+    /// (alpha-beta's leaves), `upper` (the largest upper bound: SSS*'s),
+    /// `lower` (the smallest lower bound: Dual*'s) or `widest` (the widest
+    /// interval between the bounds).
+    #[arg(long, value_name = "RULE", default_value_t = Select::default())]
+    pub select: Select,
+    /// RSEARCH's memory: the most nodes it stores before it searches a tip
+    /// depth-first inside its window instead of expanding it (0: alpha-beta)
+    /// [default: --max-open].
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    pub memory: Option<usize>,
     /// Threads per search: more than 1 runs the depth-first algorithms on
     /// that many threads through one shared table, as --parallel says, and
     /// with `--parallel rounds` SSS*/Dual* in rounds of that many states
@@ -202,6 +213,8 @@ impl SearchArgs {
             no_horizon_table: self.no_horizon_table,
             first_guess: Some(self.first_guess),
             bns_first_test: None,
+            select: Some(self.select),
+            memory: self.memory,
             enhancements: self.enhance.settings(),
             leaves,
             eval_cost_ns: self.eval_cost_ns,

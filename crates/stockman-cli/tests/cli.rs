@@ -461,6 +461,52 @@ fn sss2_runs_from_the_command_line() {
     assert_contains(&trace.stdout, &["# sss2 trace", "pass 1: window", "fails high"]);
 }
 
+/// GSEARCH and RSEARCH from the command line: `--select` picks the rule
+/// (alpha-beta's, SSS*'s and Dual*'s leaves on the textbook tree), RSEARCH
+/// with `--memory 0` is alpha-beta searched once depth-first, and bad rules,
+/// budgets and limits are refused with what is wrong.
+#[test]
+fn gsearch_and_rsearch_run_from_the_command_line() {
+    let f = TempFile::new("t.tree", TEXTBOOK);
+    let rows = solve_json(&["--tree", f.arg(), "--algo", "alphabeta,sss,dual", "--leaves"]);
+    for (rule, twin) in [("leftmost", "alphabeta"), ("upper", "sss"), ("lower", "dual")] {
+        let g = solve_json(&["--tree", f.arg(), "--algo", "gsearch", "--select", rule, "--leaves"]);
+        assert_eq!(g[0]["value"], 3, "{rule}");
+        assert_eq!(g[0]["best_move"], 0, "{rule}");
+        assert_eq!(leaves(&g[0]), leaves(row(&rows, twin)), "--select {rule} vs {twin}");
+    }
+    let widest = solve_json(&["--tree", f.arg(), "--algo", "gsearch", "--select", "widest"]);
+    assert_eq!(widest[0]["value"], 3);
+    let r = solve_json(&["--tree", f.arg(), "--algo", "rsearch", "--memory", "0", "--leaves"]);
+    assert_eq!(leaves(&r[0]), leaves(row(&rows, "alphabeta")));
+    assert_eq!(
+        (r[0]["best_move"].clone(), r[0]["stats"]["passes"].clone()),
+        (0.into(), 1.into())
+    );
+    let bad = fails(&["solve", "--tree", f.arg(), "--algo", "gsearch", "--select", "deepest"]);
+    assert_contains(
+        &bad.stderr,
+        &[
+            "--select",
+            "unknown selection rule `deepest`",
+            "leftmost, upper, lower, widest",
+        ],
+    );
+    let bad = fails(&["solve", "--tree", f.arg(), "--algo", "rsearch", "--memory", "-1"]);
+    assert_contains(&bad.stderr, &["--memory", "-1"]);
+    let run = stockman(&["solve", "--tree", f.arg(), "--algo", "gsearch", "--max-open", "3"]);
+    assert_eq!(run.code, Some(3), "{run:?}");
+    assert_contains(&run.stderr, &["gsearch", "--max-open"]);
+    // RSEARCH under the same limit searches depth-first instead of failing.
+    let r = solve_json(&["--tree", f.arg(), "--algo", "rsearch", "--max-open", "3"]);
+    assert_eq!(r[0]["value"], 3);
+    let trace = ok(&["trace", "--tree", f.arg(), "--algo", "gsearch", "--select", "leftmost"]);
+    assert_contains(
+        &trace.stdout,
+        &["# gsearch trace", "leaf 1.1 = 3", "value 3, best move 0"],
+    );
+}
+
 // ---------------------------------------------------------- JSON contract
 
 #[test]
@@ -2000,7 +2046,7 @@ fn positions_files_and_every_algorithm_on_two_threads() {
     let two = ok(&[&["solve"][..], &tree[..], &["--threads", "2"][..]].concat());
     assert_contains(
         &two.stderr,
-        &["note: minimax, recsss, recdual, sss2 have no parallel form here"],
+        &["note: minimax, recsss, recdual, sss2, gsearch, rsearch have no parallel form here"],
     );
     let two: Json = serde_json::from_str(&two.stdout).unwrap();
     let (one, two) = (one.as_array().unwrap(), two.as_array().unwrap());

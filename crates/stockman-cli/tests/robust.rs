@@ -336,7 +336,7 @@ fn threads_keep_every_value_and_bad_counts_are_refused() {
     assert_contains(
         &run.stderr,
         &[
-            "note: minimax, recsss, recdual, sss2 have no parallel form here and run on one thread",
+            "note: minimax, recsss, recdual, sss2, gsearch, rsearch have no parallel form here and run on one thread",
             "sss, dual run on one thread unless the parallel search is `rounds`",
         ],
     );

@@ -42,7 +42,7 @@ impl Record {
     pub fn new(job: &Job) -> Record {
         Record {
             job: job.index,
-            algorithm: job.label().to_string(),
+            algorithm: job.label(),
             model: model_label(job.tree.model).to_string(),
             order: job.tree.order.label(),
             width: job.tree.width,

@@ -45,6 +45,20 @@ pub fn run_job(job: &Job, opts: &SearchOptions) -> Record {
 /// before each search.
 fn run_job_on(job: &Job, opts: &SearchOptions, table: &mut Option<SharedTable>) -> Record {
     let tree = RandomTree::new(job.tree.spec());
+    let with_memory;
+    let opts = match job.memory {
+        Some(m) => {
+            with_memory = SearchOptions {
+                params: stockman::Params {
+                    memory: Some(m),
+                    ..opts.params
+                },
+                ..opts.clone()
+            };
+            &with_memory
+        }
+        None => opts,
+    };
     let mut r = Record::new(job);
     let out = match (job.algorithm, job.bns_guess) {
         (Algorithm::Bns, BnsGuess::Bisect) => bns::search_with(&tree, opts, &mut bns::Bisect, &mut NoObserver),

@@ -198,7 +198,7 @@ pub(crate) fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
 /// `stockman.solve` (the Python half checks and documents the arguments):
 /// one dict per algorithm.
 #[pyfunction]
-#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false, threads=1, parallel=None))]
+#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false, threads=1, parallel=None, select=None, memory=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve<'py>(
     py: Python<'py>,
@@ -213,11 +213,20 @@ pub(crate) fn solve<'py>(
     iterative: bool,
     threads: usize,
     parallel: Option<&str>,
+    select: Option<&str>,
+    memory: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
     let source = resolve(source, root)?;
     let mut settings = settings(
         algorithms, depth, max_nodes, time_limit, tt_mb, leaves, iterative, threads, parallel,
     )?;
+    settings.select = select
+        .map(|s| {
+            s.parse::<stockman::Select>()
+                .map_err(|e| PyValueError::new_err(format!("select: {e}")))
+        })
+        .transpose()?;
+    settings.memory = memory;
     if let (Source::Python(_, false), None) = (&source, &settings.algorithms) {
         // The default for a game without hash(): every algorithm that can
         // search it (naming one that cannot raises UnsupportedSearch).

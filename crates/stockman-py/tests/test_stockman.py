@@ -343,7 +343,7 @@ def test_limits_raise_search_limit_with_the_stats():
 @pytest.mark.parametrize("parallel", [None, "abdada", "lazy-smp", "rounds"])
 def test_threads_keep_every_value(parallel):
     one = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all")
-    with pytest.warns(UserWarning, match="minimax, recsss, recdual, sss2 have no parallel form"):
+    with pytest.warns(UserWarning, match="minimax, recsss, recdual, sss2, gsearch, rsearch have no parallel form"):
         many = stockman.solve(stockman.random_tree("width=5,depth=6,seed=9"), "all", threads=3, parallel=parallel)
     assert [(r["algorithm"], r["value"], r.get("bound")) for r in one] == [
         (r["algorithm"], r["value"], r.get("bound")) for r in many
@@ -512,3 +512,23 @@ def test_sss2_evaluates_sss_leaves_in_sss_order():
     assert rows["sss2"]["value"] == rows["sss"]["value"]
     assert rows["sss2"]["leaves"] == rows["sss"]["leaves"]
     assert rows["sss2"]["stats"]["max_open"] > 0
+
+
+def test_gsearch_rules_and_rsearch_memory():
+    tree = "[[3,12,8],[2,4,6],[14,5,2]]"
+    rows = {r["algorithm"]: r for r in stockman.solve(tree, "alphabeta,sss,dual", leaves=True)}
+    for rule, twin in (("leftmost", "alphabeta"), ("upper", "sss"), ("lower", "dual")):
+        (g,) = stockman.solve(tree, "gsearch", select=rule, leaves=True)
+        assert (g["value"], g["best_move"]) == (3, 0)
+        assert g["leaves"] == rows[twin]["leaves"], rule
+    (r,) = stockman.solve(tree, "rsearch", memory=0, leaves=True)
+    assert r["leaves"] == rows["alphabeta"]["leaves"]
+    assert r["stats"]["passes"] == 1
+    (r,) = stockman.solve(stockman.random_tree("width=3,depth=4,seed=5"), "rsearch", memory=10)
+    assert r["stats"]["max_open"] <= 10
+    with pytest.raises(ValueError, match="select must be 'leftmost', 'upper', 'lower' or 'widest'"):
+        stockman.solve(tree, "gsearch", select="deepest")
+    with pytest.raises(ValueError, match="memory must be between 0"):
+        stockman.solve(tree, "rsearch", memory=-1)
+    with pytest.raises(TypeError, match="memory must be an int"):
+        stockman.solve(tree, "rsearch", memory="lots")

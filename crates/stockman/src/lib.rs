@@ -61,8 +61,8 @@ pub use observe::{
     WindowRecorder,
 };
 pub use options::{
-    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Threads,
-    DEFAULT_MAX_OPEN,
+    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Select, Threads,
+    UnknownSelect, DEFAULT_MAX_OPEN,
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, Partial, SearchError, SettingNames};

@@ -218,6 +218,13 @@ pub struct Params {
     /// it to the previous iteration's proven bound, so a best move that
     /// stays best is confirmed in one pass.
     pub bns_first_test: Option<Value>,
+    /// GSEARCH's and RSEARCH's rule for the next tip to expand (default
+    /// [`Select::Upper`], SSS\*'s).
+    pub select: Select,
+    /// RSEARCH's memory: the most nodes it stores before it searches a tip
+    /// depth-first instead of expanding it. `None` (the default): as many
+    /// as [`Limits::max_open`]; never more than that.
+    pub memory: Option<usize>,
 }
 
 /// How many threads search, and how they share the work.
@@ -391,6 +398,68 @@ impl std::str::FromStr for Parallel {
                 s.trim()
             )
         })
+    }
+}
+
+/// GSEARCH's selection rules ([`Params::select`]): which live tip of the
+/// partial tree is expanded next
+/// ([`gsearch`](crate::algorithms::gsearch) says what each is expected to be).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Select {
+    /// The leftmost live tip: alpha-beta's order.
+    Leftmost,
+    /// The tip with the largest upper bound, leftmost on ties: SSS\*'s.
+    #[default]
+    Upper,
+    /// The tip with the smallest lower bound, leftmost on ties: Dual\*'s.
+    Lower,
+    /// The tip with the widest interval between its bounds, leftmost on
+    /// ties: none of the above (ours, for comparison).
+    Widest,
+}
+
+impl Select {
+    /// Every rule, in the order of the enum.
+    pub const ALL: [Select; 4] = [Select::Leftmost, Select::Upper, Select::Lower, Select::Widest];
+
+    /// `leftmost`, `upper`, `lower` or `widest`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Select::Leftmost => "leftmost",
+            Select::Upper => "upper",
+            Select::Lower => "lower",
+            Select::Widest => "widest",
+        }
+    }
+}
+
+impl std::fmt::Display for Select {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// A name that is not one of [`Select::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSelect(pub String);
+
+impl std::fmt::Display for UnknownSelect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Select::ALL.iter().map(|s| s.name()).collect();
+        write!(f, "unknown selection rule `{}` (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownSelect {}
+
+impl std::str::FromStr for Select {
+    type Err = UnknownSelect;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Select::ALL
+            .into_iter()
+            .find(|r| r.name() == t)
+            .ok_or_else(|| UnknownSelect(s.trim().to_string()))
     }
 }
 

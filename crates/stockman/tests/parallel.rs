@@ -186,7 +186,9 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
             Algorithm::Dual,
             Algorithm::RecSss,
             Algorithm::RecDual,
-            Algorithm::Sss2
+            Algorithm::Sss2,
+            Algorithm::Gsearch,
+            Algorithm::Rsearch
         ]
     );
     assert_eq!(
@@ -195,7 +197,9 @@ fn one_thread_is_the_plain_search_bit_for_bit() {
             Algorithm::Minimax,
             Algorithm::RecSss,
             Algorithm::RecDual,
-            Algorithm::Sss2
+            Algorithm::Sss2,
+            Algorithm::Gsearch,
+            Algorithm::Rsearch
         ]
     );
 }

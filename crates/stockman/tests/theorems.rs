@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use stockman::Params;
 use stockman::{
     Algorithm, Event, ExplicitTree, Game, Gamma, LeafRecorder, Nested, RandomSpec, RandomTree, Role, SearchOptions,
-    Tracer, Value, VALUE_MAX, VALUE_MIN,
+    Select, Tracer, Value, VALUE_MAX, VALUE_MIN,
 };
 
 fn value() -> impl Strategy<Value = Value> {
@@ -24,6 +24,37 @@ fn value() -> impl Strategy<Value = Value> {
 fn nested() -> impl Strategy<Value = Nested> {
     value().prop_map(Nested::Leaf).prop_recursive(7, 400, 5, |inner| {
         prop::collection::vec(inner, 1..=5).prop_map(Nested::Node)
+    })
+}
+
+/// The same shapes with no two leaves equal: each leaf gets its rank in
+/// (value, position) order, so the order of unequal values is kept.
+fn untied() -> impl Strategy<Value = ExplicitTree> {
+    fn collect(n: &Nested, out: &mut Vec<Value>) {
+        match n {
+            Nested::Leaf(v) => out.push(*v),
+            Nested::Node(kids) => kids.iter().for_each(|k| collect(k, out)),
+        }
+    }
+    fn relabel(n: &Nested, ranks: &[Value], next: &mut usize) -> Nested {
+        match n {
+            Nested::Leaf(_) => {
+                *next += 1;
+                Nested::Leaf(ranks[*next - 1])
+            }
+            Nested::Node(kids) => Nested::Node(kids.iter().map(|k| relabel(k, ranks, next)).collect()),
+        }
+    }
+    (nested(), prop_oneof![3 => Just(Role::Max), 1 => Just(Role::Min)]).prop_map(|(n, r)| {
+        let mut vals = Vec::new();
+        collect(&n, &mut vals);
+        let mut order: Vec<usize> = (0..vals.len()).collect();
+        order.sort_by_key(|&i| (vals[i], i));
+        let mut ranks = vec![0; vals.len()];
+        for (rank, &i) in order.iter().enumerate() {
+            ranks[i] = rank as Value;
+        }
+        ExplicitTree::from_nested(&relabel(&n, &ranks, &mut 0), r)
     })
 }
 
@@ -50,6 +81,21 @@ fn values(t: &ExplicitTree) -> Vec<Value> {
     v
 }
 
+/// Whether `a`'s items appear in `b` in the same order (`b` may have more).
+fn is_subsequence<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    let mut rest = b.iter();
+    a.iter().all(|x| rest.any(|y| y == x))
+}
+
+/// Whether no two leaves of `t` have the same value.
+fn leaf_values_are_distinct(t: &ExplicitTree) -> bool {
+    let leaves: Vec<Value> = (0..t.len() as u32)
+        .filter(|&n| t.children(n).is_empty())
+        .map(|n| t.leaf_value(n))
+        .collect();
+    leaves.iter().collect::<BTreeSet<_>>().len() == leaves.len()
+}
+
 /// The most nodes a max solution tree under `n` has: every child of a MAX
 /// node, the largest one child of a MIN node.
 fn largest_max_solution_tree(t: &ExplicitTree, n: u32) -> u64 {
@@ -62,13 +108,32 @@ fn largest_max_solution_tree(t: &ExplicitTree, n: u32) -> u64 {
 }
 
 fn run(a: Algorithm, t: &ExplicitTree) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
+    run_with(a, t, Params::default())
+}
+
+fn run_with(a: Algorithm, t: &ExplicitTree, params: Params) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
     let mut rec = LeafRecorder::default();
-    let out = a
-        .with_options(&SearchOptions::default())
-        .observer(&mut rec)
-        .run(t)
-        .unwrap();
+    let opts = SearchOptions {
+        params,
+        ..SearchOptions::default()
+    };
+    let out = a.with_options(&opts).observer(&mut rec).run(t).unwrap();
     (out, rec.paths())
+}
+
+fn rule(select: Select) -> Params {
+    Params {
+        select,
+        ..Params::default()
+    }
+}
+
+fn memory(select: Select, m: usize) -> Params {
+    Params {
+        select,
+        memory: Some(m),
+        ..Params::default()
+    }
 }
 
 /// 3000 trees per theorem, from a fixed seed so that CI is reproducible;
@@ -174,6 +239,76 @@ proptest! {
         prop_assert_eq!(out.stats.passes, run(Algorithm::MtSss, &t).0.stats.passes, "SSS-2's passes vs MT-SSS*'s");
         let most = largest_max_solution_tree(&t, 0);
         prop_assert!(out.stats.max_open <= most, "SSS-2 stored {} nodes; a max solution tree has at most {}", out.stats.max_open, most);
+    }
+
+    /// GSEARCH (Ibaraki 1986) is alpha-beta under the leftmost rule, leaf
+    /// for leaf. Under the largest upper bound it evaluates SSS*'s leaves in
+    /// SSS*'s order, except some that SSS* evaluates on ties: a subsequence
+    /// of SSS*'s leaves, all of them when no two leaves are equal (SSS* never
+    /// prunes by a lower bound; GSEARCH's window does, where a brother's
+    /// lower bound equals the node's upper bound). The smallest lower bound
+    /// is Dual* the same way. Under every rule (`widest`, ours, included) it
+    /// finds the value and a move that holds it, and evaluates no leaf twice.
+    #[test]
+    fn gsearch_rules_are_alphabeta_sss_and_dual(t in tree()) {
+        let v = values(&t);
+        let distinct = leaf_values_are_distinct(&t);
+        let expected = [
+            (Select::Leftmost, Some((run(Algorithm::AlphaBeta, &t).1, true))),
+            (Select::Upper, Some((run(Algorithm::Sss, &t).1, distinct))),
+            (Select::Lower, Some((run(Algorithm::Dual, &t).1, distinct))),
+            (Select::Widest, None),
+        ];
+        for (select, want) in expected {
+            let (out, leaves) = run_with(Algorithm::Gsearch, &t, rule(select));
+            prop_assert_eq!(out.value, Some(v[0]), "{}", select);
+            match out.best_index {
+                Some(i) => prop_assert_eq!(v[t.children(0)[i] as usize], v[0], "{}: best move {}", select, i),
+                None => prop_assert!(t.children(0).is_empty(), "{}: no best move", select),
+            }
+            prop_assert_eq!(leaves.iter().collect::<BTreeSet<_>>().len(), leaves.len(), "{} evaluated a leaf twice", select);
+            if let Some((want, exactly)) = want {
+                prop_assert!(is_subsequence(&leaves, &want), "gsearch --select {}: {:?} is not a subsequence of {:?}", select, leaves, want);
+                if exactly {
+                    prop_assert_eq!(&leaves, &want, "gsearch --select {} on distinct leaves", select);
+                }
+            }
+        }
+    }
+
+    /// With no two leaves equal, GSEARCH under the largest upper bound is
+    /// SSS* leaf for leaf, and under the smallest lower bound Dual*.
+    #[test]
+    fn gsearch_is_sss_and_dual_without_ties(t in untied()) {
+        prop_assert!(leaf_values_are_distinct(&t));
+        prop_assert_eq!(run_with(Algorithm::Gsearch, &t, rule(Select::Upper)).1, run(Algorithm::Sss, &t).1, "upper vs SSS*");
+        prop_assert_eq!(run_with(Algorithm::Gsearch, &t, rule(Select::Lower)).1, run(Algorithm::Dual, &t).1, "lower vs Dual*");
+    }
+
+    /// RSEARCH: with no memory it is alpha-beta leaf for leaf, with memory
+    /// enough it is GSEARCH under the same rule, and at every budget between
+    /// it finds the value, a move that holds it, and stores at most its
+    /// budget (the root counts as one).
+    #[test]
+    fn rsearch_goes_from_alphabeta_to_gsearch_as_memory_grows(t in tree(), select in prop_oneof![Just(Select::Leftmost), Just(Select::Upper), Just(Select::Lower), Just(Select::Widest)]) {
+        let v = values(&t);
+        let (ab_out, ab) = run(Algorithm::AlphaBeta, &t);
+        let (out, leaves) = run_with(Algorithm::Rsearch, &t, memory(select, 0));
+        prop_assert_eq!(&leaves, &ab, "rsearch --memory 0 vs alpha-beta");
+        prop_assert_eq!(out.best_index, ab_out.best_index, "rsearch --memory 0's best move");
+        let (_, g) = run_with(Algorithm::Gsearch, &t, rule(select));
+        let (out, leaves) = run_with(Algorithm::Rsearch, &t, memory(select, t.len()));
+        prop_assert_eq!(&leaves, &g, "rsearch with memory for the whole tree vs gsearch --select {}", select);
+        prop_assert_eq!(out.stats.passes, 0);
+        for m in [1, 2, 3, 5, 8, 13, 21, 34] {
+            let (out, _) = run_with(Algorithm::Rsearch, &t, memory(select, m));
+            prop_assert_eq!(out.value, Some(v[0]), "--memory {}", m);
+            match out.best_index {
+                Some(i) => prop_assert_eq!(v[t.children(0)[i] as usize], v[0], "--memory {}: best move {}", m, i),
+                None => prop_assert!(t.children(0).is_empty()),
+            }
+            prop_assert!(out.stats.max_open <= m as u64, "--memory {}: stored {}", m, out.stats.max_open);
+        }
     }
 
     /// Theorem 4: RecSSS* evaluates the same set of leaves as SSS*; RecDual* as Dual*.
@@ -304,6 +439,27 @@ proptest! {
         prop_assert_eq!(&leaves_of(Algorithm::MtSss, &t), &sss, "MT-SSS* vs SSS*");
         prop_assert_eq!(&leaves_of(Algorithm::MtDual, &t), &dual, "MT-Dual* vs Dual*");
         prop_assert_eq!(&leaves_of(Algorithm::Sss2, &t), &sss, "SSS-2 vs SSS*");
+        let gsearch = |select| {
+            let mut rec = LeafRecorder::default();
+            let opts = SearchOptions { params: rule(select), ..SearchOptions::default() };
+            Algorithm::Gsearch.with_options(&opts).observer(&mut rec).run(&t).unwrap();
+            rec.paths()
+        };
+        let all = {
+            let mut rec = LeafRecorder::default();
+            Algorithm::Minimax.with_options(&SearchOptions::default()).observer(&mut rec).run(&t).unwrap();
+            rec.values()
+        };
+        let distinct = all.iter().collect::<BTreeSet<_>>().len() == all.len();
+        let ab_order = leaves_of(Algorithm::AlphaBeta, &t);
+        prop_assert_eq!(&gsearch(Select::Leftmost), &ab_order, "GSEARCH leftmost vs alpha-beta");
+        for (select, want, name) in [(Select::Upper, &sss, "SSS*"), (Select::Lower, &dual, "Dual*")] {
+            let g = gsearch(select);
+            prop_assert!(is_subsequence(&g, want), "GSEARCH {} is not a subsequence of {}", select, name);
+            if distinct {
+                prop_assert_eq!(&g, want, "GSEARCH {} vs {} on distinct leaves", select, name);
+            }
+        }
         let set = |l: Vec<Vec<u32>>| l.into_iter().collect::<BTreeSet<_>>();
         prop_assert_eq!(set(leaves_of(Algorithm::RecSss, &t)), set(sss), "RecSSS* vs SSS*");
         prop_assert_eq!(set(leaves_of(Algorithm::RecDual, &t)), set(dual), "RecDual* vs Dual*");

@@ -167,17 +167,27 @@ pub struct Job {
     pub tree: TreeKey,
     /// Best Node Search's guess (for other algorithms: the default).
     pub bns_guess: BnsGuess,
+    /// RSEARCH's memory in stored nodes (`None`: its default, and for the
+    /// other algorithms).
+    pub memory: Option<usize>,
 }
 
 impl Job {
     /// The name of the job's rows: the algorithm's, `bns-bisect` for
-    /// Best Node Search with the midpoint guess.
-    pub fn label(&self) -> &'static str {
-        match (self.algorithm, self.bns_guess) {
-            (Algorithm::Bns, BnsGuess::Bisect) => "bns-bisect",
-            (a, _) => a.name(),
+    /// Best Node Search with the midpoint guess, `rsearch-mM` for RSEARCH
+    /// with a memory of `M` nodes.
+    pub fn label(&self) -> String {
+        match (self.algorithm, self.bns_guess, self.memory) {
+            (Algorithm::Bns, BnsGuess::Bisect, _) => "bns-bisect".to_string(),
+            (Algorithm::Rsearch, _, Some(m)) => format!("rsearch-m{m}"),
+            (a, _, _) => a.name().to_string(),
         }
     }
+}
+
+/// The memory `M` of a row labelled `rsearch-mM` ([`Job::label`]).
+pub fn rsearch_memory(label: &str) -> Option<usize> {
+    label.strip_prefix("rsearch-m")?.parse().ok()
 }
 
 /// The K-th of N disjoint slices of a grid (`--shard K/N`, K from 1).
@@ -247,6 +257,9 @@ pub struct Grid {
     pub time_limit: Option<f64>,
     /// The guesses Best Node Search runs with (one row each).
     pub bns_guesses: Vec<BnsGuess>,
+    /// The memories RSEARCH runs with, in stored nodes (one row each,
+    /// `rsearch-mM`); empty: once, with its default.
+    pub memories: Vec<usize>,
     /// Threads per search (1: the exact one-thread counts); not the grid's
     /// worker threads, which run whole searches side by side.
     pub search_threads: usize,
@@ -275,6 +288,8 @@ struct GridFile {
     time_limit: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bns_guesses: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    memories: Option<Vec<usize>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     search_threads: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -359,6 +374,8 @@ pub struct Overrides {
     pub time_limit: Option<f64>,
     /// BNS's guesses: `rutko`, `bisect` or both, comma-separated.
     pub bns_guesses: Option<String>,
+    /// RSEARCH's memories, in the forms of widths (`0,16,256`, `0..8`).
+    pub memories: Option<String>,
     /// Threads per search.
     pub search_threads: Option<usize>,
     /// How a search's threads share it.
@@ -398,6 +415,7 @@ impl Grid {
     /// seed = 1                   # optional first seed, default 1
     /// max_nodes = 10000000       # optional per-search limit
     /// time_limit = 30.0          # optional per-search limit in seconds
+    /// memories = [0, 64, 4096]   # optional: RSEARCH once per memory
     /// ```
     pub fn from_toml(text: &str) -> Result<Grid, Error> {
         let f: GridFile = toml::from_str(text).map_err(|e| Error::new(format!("grid file: {e}")))?;
@@ -436,6 +454,7 @@ impl Grid {
                 Some(list) => list.iter().map(|g| g.parse()).collect::<Result<_, _>>()?,
                 None => vec![BnsGuess::Rutko],
             },
+            memories: f.memories.unwrap_or_default(),
             search_threads: f.search_threads.unwrap_or(1),
             parallel: match &f.parallel {
                 Some(p) => p.parse().map_err(|e: String| Error::new(format!("grid file: {e}")))?,
@@ -468,6 +487,7 @@ impl Grid {
             time_limit: self.time_limit,
             bns_guesses: (self.bns_guesses != [BnsGuess::Rutko])
                 .then(|| self.bns_guesses.iter().map(|g| g.name().to_string()).collect()),
+            memories: (!self.memories.is_empty()).then(|| self.memories.clone()),
             search_threads: (self.search_threads != 1).then_some(self.search_threads),
             parallel: (self.search_threads != 1).then(|| self.parallel.name().to_string()),
         };
@@ -505,6 +525,9 @@ impl Grid {
         }
         if let Some(g) = &o.bns_guesses {
             self.bns_guesses = g.split(',').map(str::parse).collect::<Result<_, _>>()?;
+        }
+        if let Some(m) = &o.memories {
+            self.memories = parse_numbers(m)?.into_iter().map(|m| m as usize).collect();
         }
         if let Some(t) = o.search_threads {
             self.search_threads = t;
@@ -576,8 +599,9 @@ impl Grid {
         Ok(())
     }
 
-    /// The searches of one tree: the algorithms, BNS once per guess.
-    fn searches(&self) -> Vec<(Algorithm, BnsGuess)> {
+    /// The searches of one tree: the algorithms, BNS once per guess,
+    /// RSEARCH once per memory.
+    fn searches(&self) -> Vec<(Algorithm, BnsGuess, Option<usize>)> {
         let mut out = Vec::new();
         for &a in &self.algorithms {
             if a == Algorithm::Bns {
@@ -585,11 +609,19 @@ impl Grid {
                 for &g in &self.bns_guesses {
                     if !seen.contains(&g) {
                         seen.push(g);
-                        out.push((a, g));
+                        out.push((a, g, None));
+                    }
+                }
+            } else if a == Algorithm::Rsearch && !self.memories.is_empty() {
+                let mut seen = Vec::new();
+                for &m in &self.memories {
+                    if !seen.contains(&m) {
+                        seen.push(m);
+                        out.push((a, BnsGuess::Rutko, Some(m)));
                     }
                 }
             } else {
-                out.push((a, BnsGuess::Rutko));
+                out.push((a, BnsGuess::Rutko, None));
             }
         }
         out
@@ -628,13 +660,14 @@ impl Grid {
                                 depth,
                                 seed,
                             };
-                            for &(algorithm, bns_guess) in &searches {
+                            for &(algorithm, bns_guess, memory) in &searches {
                                 let index = out.len() as u64;
                                 out.push(Job {
                                     index,
                                     algorithm,
                                     tree,
                                     bns_guess,
+                                    memory,
                                 });
                             }
                         }

@@ -32,7 +32,7 @@ fn bns_runs_once_per_guess() {
         "#,
     )
     .unwrap();
-    let labels: Vec<&str> = g.jobs().iter().map(|j| j.label()).collect();
+    let labels: Vec<String> = g.jobs().iter().map(|j| j.label()).collect();
     assert_eq!(
         labels,
         ["alphabeta", "bns", "bns-bisect", "alphabeta", "bns", "bns-bisect"]
@@ -154,4 +154,37 @@ fn minimal_tree() {
     assert_eq!(minimal_leaves(2, 4), 7.0);
     assert_eq!(minimal_leaves(4, 3), 16.0 + 4.0 - 1.0);
     assert_eq!(minimal_leaves(8, 0), 1.0);
+}
+
+#[test]
+fn rsearch_runs_once_per_memory() {
+    let mut g = Grid::from_toml(
+        r#"
+        algorithms = ["sss", "rsearch"]
+        widths = [2]
+        depths = [2]
+        models = ["iid"]
+        seeds = 1
+        memories = [0, 64, 0]
+        "#,
+    )
+    .unwrap();
+    let labels: Vec<String> = g.jobs().iter().map(|j| j.label()).collect();
+    assert_eq!(labels, ["sss", "rsearch-m0", "rsearch-m64"]);
+    assert_eq!(Grid::from_toml(&g.to_toml()).unwrap(), g);
+    g.apply(&Overrides {
+        memories: Some("1..3".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(g.job_count(), 4);
+    assert!(g
+        .apply(&Overrides {
+            memories: Some("a lot".into()),
+            ..Overrides::default()
+        })
+        .is_err());
+    g.memories.clear();
+    assert_eq!(g.jobs()[1].label(), "rsearch");
+    assert!(!g.to_toml().contains("memories"));
 }

@@ -157,6 +157,14 @@ pub struct Summary {
 }
 
 fn algo_rank(name: &str) -> (usize, String) {
+    // RSEARCH's rows by memory, in numeric order, after its default row.
+    if let Some(m) = crate::grid::rsearch_memory(name) {
+        let i = Algorithm::ALL
+            .iter()
+            .position(|&b| b == Algorithm::Rsearch)
+            .unwrap_or(usize::MAX);
+        return (i, format!("rsearch-m{m:020}"));
+    }
     let i = name
         .parse::<Algorithm>()
         .ok()
@@ -295,6 +303,10 @@ fn claims(
             "SSS-2 never evaluates more leaves than alpha-beta (it evaluates SSS*'s leaves)",
         ),
         (
+            "gsearch",
+            "GSEARCH under its default rule (the largest upper bound) never evaluates more leaves than alpha-beta (it evaluates SSS*'s leaves)",
+        ),
+        (
             "mt-sss",
             "MT-SSS* never evaluates more leaves than alpha-beta (Plaat et al. 1996)",
         ),
@@ -360,6 +372,11 @@ fn claims(
             "sss2",
             "sss",
             "SSS-2 evaluates exactly as many leaves as SSS* (Pijls and de Bruin 1990)",
+        ),
+        (
+            "gsearch",
+            "sss",
+            "GSEARCH under the largest upper bound evaluates exactly as many leaves as SSS* (Ibaraki 1986)",
         ),
     ];
     for (x, y, text) in equal {
@@ -445,7 +462,7 @@ fn claims(
 
 mod markdown;
 mod plot;
-pub use plot::{line_plot, plot_lines, Axes, Series};
+pub use plot::{line_plot, memory_plot, plot_lines, Axes, Series};
 
 /// Writes `summary.md` and, per panel, `leaves-vs-alphabeta_<panel>.svg`
 /// and `leaves-vs-minimal_<panel>.svg` into `dir`. Returns the files.
@@ -471,6 +488,13 @@ pub fn write_report(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>, Erro
         let p = dir.join(format!("leaves-vs-minimal_{}.svg", panel.slug()));
         crate::record::write_atomic(&p, svg.as_bytes())?;
         files.push(p);
+        for depth in s.depths(panel) {
+            if let Some(svg) = memory_plot(&s, panel, depth)? {
+                let p = dir.join(format!("rsearch-memory_{}_d{depth}.svg", panel.slug()));
+                crate::record::write_atomic(&p, svg.as_bytes())?;
+                files.push(p);
+            }
+        }
     }
     Ok(files)
 }
@@ -561,5 +585,52 @@ mod tests {
         let svg = line_plot(&s, &panel, "y", &|c| c.vs_alphabeta.map(|x| x.mean)).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
         assert!(svg.contains("sss") && svg.contains("alphabeta"));
+    }
+
+    /// A grid's RSEARCH rows by memory: run for real on small trees, they
+    /// lie between alpha-beta's leaves (no memory) and GSEARCH's (memory for
+    /// the whole tree), are ordered by memory, stay out of the depth plots,
+    /// and get a plot of their own against memory.
+    #[test]
+    fn rsearch_rows_by_memory_make_a_curve_between_alphabeta_and_gsearch() {
+        let grid = crate::Grid::from_toml(
+            r#"
+            algorithms = ["alphabeta", "gsearch", "rsearch"]
+            widths = [3]
+            depths = [4]
+            models = ["iid"]
+            seeds = 5
+            memories = [1000, 0, 10]
+            "#,
+        )
+        .unwrap();
+        let opts = crate::run::options(&grid);
+        let rs: Vec<Record> = grid.jobs().iter().map(|j| crate::run::run_job(j, &opts)).collect();
+        let s = summarize(&rs);
+        assert_eq!(
+            s.algorithms,
+            ["alphabeta", "gsearch", "rsearch-m0", "rsearch-m10", "rsearch-m1000"]
+        );
+        let panel = s.panels.keys().next().unwrap().clone();
+        let mean = |name: &str| {
+            let a = s.algorithms.iter().position(|n| n == name).unwrap();
+            s.panels[&panel][&(a, 4)].leaves.mean
+        };
+        assert_eq!(mean("rsearch-m0"), mean("alphabeta"));
+        assert_eq!(mean("rsearch-m1000"), mean("gsearch"));
+        assert!(mean("gsearch") < mean("alphabeta"));
+        let depth_plot = line_plot(&s, &panel, "y", &|c| Some(c.leaves.mean)).unwrap();
+        assert!(!depth_plot.contains("rsearch"));
+        let svg = memory_plot(&s, &panel, 4).unwrap().expect("three memories");
+        assert!(svg.starts_with("<svg") && svg.contains("rsearch") && svg.contains("gsearch"));
+        assert!(svg.contains("\n1000\n") && svg.contains("RSEARCH memory"), "{svg}");
+        let dir = std::env::temp_dir().join(format!("stockman-memory-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = write_report(&rs, &dir).unwrap();
+        assert!(
+            files.iter().any(|f| f.ends_with("rsearch-memory_iid_random_w3_d4.svg")),
+            "{files:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

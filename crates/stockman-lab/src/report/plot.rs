@@ -166,6 +166,10 @@ pub fn line_plot(
     let depths = summary.depths(panel);
     let mut lines: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
     for (&(a, d), c) in cells {
+        // RSEARCH's rows by memory have a plot of their own ([`memory_plot`]).
+        if crate::grid::rsearch_memory(&summary.algorithms[a]).is_some() {
+            continue;
+        }
         if let Some(v) = y(c) {
             lines.entry(a).or_default().push((d as f64, v));
         }
@@ -187,4 +191,65 @@ pub fn line_plot(
         x_label: &|x| format!("{x:.0}"),
     };
     plot_lines(&axes, &series)
+}
+
+/// RSEARCH's leaves against its memory at one depth of one panel, as SVG
+/// text: one point per `rsearch-mM` row (mean leaves over alpha-beta's on
+/// the same trees, or mean leaves without alpha-beta), with alpha-beta's,
+/// SSS\*'s and GSEARCH's as flat lines for reference: the curve between
+/// alpha-beta and SSS\* that memory buys. `None` with fewer than two memories.
+pub fn memory_plot(summary: &Summary, panel: &PanelKey, depth: u32) -> Result<Option<String>, Error> {
+    let cells = &summary.panels[panel];
+    let has_ab = cells.values().any(|c| c.vs_alphabeta.is_some());
+    let y = |c: &Cell| {
+        if has_ab {
+            c.vs_alphabeta.map(|s| s.mean)
+        } else {
+            Some(c.leaves.mean)
+        }
+    };
+    let mut curve: Vec<(usize, f64)> = Vec::new();
+    let mut flat: Vec<(String, f64)> = Vec::new();
+    for (&(a, d), c) in cells {
+        if d != depth {
+            continue;
+        }
+        let name = &summary.algorithms[a];
+        match (crate::grid::rsearch_memory(name), y(c)) {
+            (Some(m), Some(v)) => curve.push((m, v)),
+            (None, Some(v)) if ["alphabeta", "sss", "gsearch"].contains(&name.as_str()) => flat.push((name.clone(), v)),
+            _ => {}
+        }
+    }
+    if curve.len() < 2 {
+        return Ok(None);
+    }
+    curve.sort_by_key(|&(m, _)| m);
+    // The memories are spread evenly along the axis (they grow
+    // geometrically in a useful grid) and labelled with their values.
+    let xs: Vec<f64> = (0..curve.len()).map(|i| i as f64).collect();
+    let mut series = vec![Series {
+        name: "rsearch".to_string(),
+        points: curve.iter().enumerate().map(|(i, &(_, v))| (i as f64, v)).collect(),
+    }];
+    for (name, v) in flat {
+        series.push(Series {
+            name,
+            points: xs.iter().map(|&x| (x, v)).collect(),
+        });
+    }
+    let title = format!("{}, depth {depth}", panel.title());
+    let labels: Vec<usize> = curve.iter().map(|&(m, _)| m).collect();
+    let axes = Axes {
+        title: &title,
+        x_desc: "RSEARCH memory (stored nodes)",
+        y_desc: if has_ab {
+            "leaves / alpha-beta's leaves"
+        } else {
+            "leaves"
+        },
+        xs: &xs,
+        x_label: &|x| labels.get(x as usize).map_or(String::new(), |m| m.to_string()),
+    };
+    plot_lines(&axes, &series).map(Some)
 }

@@ -169,6 +169,14 @@ def _parallel(value: Any) -> Optional[str]:
     return value
 
 
+def _select(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    if value not in ("leftmost", "upper", "lower", "widest"):
+        raise ValueError(f"select must be 'leftmost', 'upper', 'lower' or 'widest', got {value!r}")
+    return value
+
+
 def _seconds(name: str, value: Any) -> Optional[float]:
     if value is None:
         return None
@@ -255,6 +263,8 @@ def solve(
     iterative: bool = False,
     threads: int = 1,
     parallel: Optional[str] = None,
+    select: Optional[str] = None,
+    memory: Optional[int] = None,
 ) -> List[Dict[str, Any]]:
     """Searches ``source`` with each algorithm; one dict per algorithm.
 
@@ -283,6 +293,11 @@ def solve(
     they stay on one thread, with a ``UserWarning``). Values are the one-thread values; counts
     vary from run to run (SSS* and Dual*'s do not). Minimax, RecSSS*,
     RecDual* and Python games stay on one thread, with a ``UserWarning``.
+    ``select``: GSEARCH's and RSEARCH's rule for the next tip,
+    ``"leftmost"`` (alpha-beta's leaves), ``"upper"`` (the default: SSS*'s),
+    ``"lower"`` (Dual*'s) or ``"widest"``. ``memory``: the most nodes
+    RSEARCH stores before it searches a tip depth-first instead (0:
+    alpha-beta; default: as many as the OPEN limit).
 
     Each dict has the fields of ``stockman solve --format json``:
     ``algorithm``, ``value`` (None for BNS, which gives ``bound``),
@@ -323,6 +338,8 @@ def solve(
         iterative=bool(iterative),
         threads=_threads(threads),
         parallel=_parallel(parallel),
+        select=_select(select),
+        memory=_int("memory", memory, 0, 2**63 - 1),
     )
     return _raise_failures(rows)
 

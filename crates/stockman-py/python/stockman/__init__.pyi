@@ -86,6 +86,8 @@ def solve(
     iterative: bool = False,
     threads: int = 1,
     parallel: Optional[str] = None,
+    select: Optional[str] = None,
+    memory: Optional[int] = None,
 ) -> List[Dict[str, Any]]: ...
 
 class Trace(Dict[str, Any]):

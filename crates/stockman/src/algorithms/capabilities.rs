@@ -16,6 +16,9 @@ pub enum Family {
     /// The recursive SSS\* and Dual\* of 1990: RecSSS\* and RecDual\*
     /// (OPEN arrays) and SSS-2 (one max solution tree).
     Recursive,
+    /// Ibaraki's generalized search over a partial tree with bounds:
+    /// GSEARCH and its bounded-memory RSEARCH.
+    Generalized,
     /// The null-window drivers of the MT framework (MT-SSS\*, MT-Dual\*,
     /// MTD(f), MTD(bi)).
     NullWindow,
@@ -99,7 +102,7 @@ impl Capabilities {
     /// Depth-first or best-first, as its family is.
     pub const fn order(&self) -> Order {
         match self.family {
-            Family::BestFirst | Family::Recursive => Order::BestFirst,
+            Family::BestFirst | Family::Recursive | Family::Generalized => Order::BestFirst,
             _ => Order::DepthFirst,
         }
     }
@@ -134,7 +137,7 @@ const SHARED: ParallelForm = ParallelForm::SharedTable { shares_work: true };
 
 /// Every algorithm's row, in the order of [`Algorithm::ALL`] (and of the
 /// enum's variants: [`Algorithm::capabilities`] indexes it).
-pub const CAPABILITIES: [Capabilities; 13] = [
+pub const CAPABILITIES: [Capabilities; 15] = [
     row(
         Algorithm::Minimax,
         "minimax",
@@ -204,6 +207,20 @@ pub const CAPABILITIES: [Capabilities; 13] = [
         ParallelForm::None,
     ),
     row(
+        Algorithm::Gsearch,
+        "gsearch",
+        Family::Generalized,
+        TableUse::None,
+        ParallelForm::None,
+    ),
+    row(
+        Algorithm::Rsearch,
+        "rsearch",
+        Family::Generalized,
+        TableUse::None,
+        ParallelForm::None,
+    ),
+    row(
         Algorithm::MtSss,
         "mt-sss",
         Family::NullWindow,
@@ -255,7 +272,7 @@ mod tests {
         };
         assert_eq!(
             names(&|c| c.order() == Order::BestFirst),
-            ["sss", "dual", "recsss", "recdual", "sss2"]
+            ["sss", "dual", "recsss", "recdual", "sss2", "gsearch", "rsearch"]
         );
         assert_eq!(
             names(&|c| c.table == TableUse::Required),
@@ -270,7 +287,7 @@ mod tests {
         );
         assert_eq!(
             names(&|c| c.parallel == ParallelForm::None),
-            ["minimax", "recsss", "recdual", "sss2"]
+            ["minimax", "recsss", "recdual", "sss2", "gsearch", "rsearch"]
         );
         assert_eq!(names(&|c| c.parallel == ParallelForm::Rounds), ["sss", "dual"]);
     }

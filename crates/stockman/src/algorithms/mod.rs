@@ -10,6 +10,8 @@
 //! | `recsss` | [`recsss`] | recursive SSS\*, OPEN arrays |
 //! | `recdual` | [`recdual`] | recursive Dual\*, OPEN arrays |
 //! | `sss2` | [`sss2`] | recursive SSS\*, one max solution tree |
+//! | `gsearch` | [`gsearch`] | Ibaraki's bounds on a partial tree, a rule picks the tip |
+//! | `rsearch` | [`rsearch`] | GSEARCH in bounded memory, depth-first beyond it |
 //! | `mt-sss` | [`mt_sss`] | null-window passes from +inf, table |
 //! | `mt-dual` | [`mt_dual`] | null-window passes from -inf, table |
 //! | `mtdf` | [`mtdf`] | null-window passes from a guess, table |
@@ -27,6 +29,7 @@ pub mod bns;
 pub mod capabilities;
 pub(crate) mod context;
 pub mod dual;
+pub mod gsearch;
 pub mod minimax;
 mod mt;
 pub mod mt_dual;
@@ -38,6 +41,7 @@ mod open_queue;
 pub mod recdual;
 pub mod recsss;
 mod recursive;
+pub mod rsearch;
 pub mod sss;
 pub mod sss2;
 
@@ -72,6 +76,10 @@ pub enum Algorithm {
     RecDual,
     /// [`sss2`]
     Sss2,
+    /// [`gsearch`]
+    Gsearch,
+    /// [`rsearch`]
+    Rsearch,
     /// [`mt_sss`]
     MtSss,
     /// [`mt_dual`]
@@ -95,6 +103,8 @@ impl Algorithm {
         Algorithm::RecSss,
         Algorithm::RecDual,
         Algorithm::Sss2,
+        Algorithm::Gsearch,
+        Algorithm::Rsearch,
         Algorithm::MtSss,
         Algorithm::MtDual,
         Algorithm::Mtdf,
@@ -149,6 +159,8 @@ impl Algorithm {
             Algorithm::RecSss => recsss::search_observed(game, opts, obs),
             Algorithm::RecDual => recdual::search_observed(game, opts, obs),
             Algorithm::Sss2 => sss2::search_observed(game, opts, obs),
+            Algorithm::Gsearch => gsearch::search_observed(game, opts, obs),
+            Algorithm::Rsearch => rsearch::search_observed(game, opts, obs),
             Algorithm::MtSss => mt_sss::search_observed(game, opts, obs),
             Algorithm::MtDual => mt_dual::search_observed(game, opts, obs),
             Algorithm::Mtdf => mtdf::search_observed(game, opts, obs),

@@ -63,8 +63,9 @@ impl Algorithm {
     /// game the threads can share: the depth-first algorithms as
     /// [`Threads::parallel`](crate::Threads::parallel) says through a fresh [`SharedTable`]
     /// (of `opts.table`'s size; [`DEFAULT_SHARED_TABLE_MB`](crate::DEFAULT_SHARED_TABLE_MB) for an unbounded
-    /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*
-    /// and RecDual\*, which have no parallel form, on one thread. One thread
+    /// one), SSS\* and Dual\* in rounds ([`parallel_sss`]); minimax, RecSSS\*,
+    /// RecDual\*, SSS-2, GSEARCH and RSEARCH, which have no parallel form, on
+    /// one thread. One thread
     /// is exactly [`Algorithm::search`].
     ///
     /// # Errors

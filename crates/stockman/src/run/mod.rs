@@ -243,7 +243,7 @@ impl Runner {
 
     /// The algorithms of `request` that run on one thread whatever
     /// `request.threads` says (those with no parallel form here: minimax,
-    /// RecSSS\* and RecDual\*; SSS\* and Dual\* unless the request asks for
+    /// RecSSS\*, RecDual\*, SSS-2, GSEARCH and RSEARCH; SSS\* and Dual\* unless the request asks for
     /// [`Parallel::Rounds`](crate::Parallel::Rounds); see [`Algorithm::runs_parallel`]); empty with one thread.
     pub fn single_threaded(request: &Request) -> Vec<Algorithm> {
         if request.threads <= 1 {

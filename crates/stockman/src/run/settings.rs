@@ -5,7 +5,7 @@
 use super::{GameKind, RunError, DEFAULT_ASPIRATION, DEFAULT_GAME_TABLE_MB};
 use crate::algorithms::{Algorithm, Parallel};
 use crate::engine::Engine;
-use crate::options::{Limits, Params};
+use crate::options::{Limits, Params, Select};
 use crate::search::{SearchError, SearchOptions};
 use crate::table::{TableError, TableSize};
 use crate::value::Value;
@@ -84,6 +84,10 @@ pub struct Settings {
     pub first_guess: Option<Value>,
     /// Best Node Search's first test.
     pub bns_first_test: Option<Value>,
+    /// GSEARCH's and RSEARCH's selection rule (default [`Select::Upper`]).
+    pub select: Option<Select>,
+    /// RSEARCH's memory in stored nodes (default: the OPEN limit).
+    pub memory: Option<usize>,
     /// Move ordering.
     pub enhancements: Enhancements,
     /// Record the evaluated leaves.
@@ -172,6 +176,8 @@ impl Settings {
             params: Params {
                 first_guess: self.first_guess.unwrap_or(0),
                 bns_first_test: self.bns_first_test,
+                select: self.select.unwrap_or_default(),
+                memory: self.memory,
                 ..Default::default()
             },
             ..SearchOptions::default()

@@ -1,0 +1,657 @@
+//! GSEARCH: Ibaraki's generalized search (Ibaraki 1986, "Generalization of
+//! Alpha-Beta and SSS\* Search Procedures", Artificial Intelligence 29), one
+//! branch-and-bound framework of which alpha-beta and SSS\* are instances.
+//!
+//! The search keeps a partial tree whose every node carries a lower and an
+//! upper bound on its minimax value: `[-inf, +inf]` at a tip not yet
+//! expanded, the value at an evaluated leaf, and at an inner node the
+//! bounds its children's give (the larger of each at a MAX node, the
+//! smaller at a MIN node). A node also has a *window* from its ancestors'
+//! other children: `alpha`, the largest lower bound of a brother at a MAX
+//! ancestor, and `beta`, the smallest upper bound of a brother at a MIN
+//! ancestor. A node whose interval `[max(alpha, lower), min(beta, upper)]`
+//! is empty or a point cannot change the root's value any more: it is
+//! *dead* (alpha-beta's cut-off, generalised to all brothers, not only the
+//! elder ones). Each step takes one live tip, chosen by a [`Select`] rule,
+//! and expands it (all its children become tips) or evaluates it, and the
+//! bounds are brought up to date on the path to the root; the search ends
+//! when the root's bounds meet. The rules:
+//!
+//! | rule | the tip chosen | expected leaves |
+//! |---|---|---|
+//! | [`leftmost`](Select::Leftmost) | the leftmost live tip | alpha-beta's |
+//! | [`upper`](Select::Upper) | the largest `min(beta, upper)`, leftmost on ties | SSS\*'s, or fewer on ties |
+//! | [`lower`](Select::Lower) | the smallest `max(alpha, lower)`, leftmost on ties | Dual\*'s, or fewer on ties |
+//! | [`widest`](Select::Widest) | the widest interval, leftmost on ties | none of them |
+//!
+//! The tests (`tests/theorems.rs`) check the expectations on thousands of
+//! random trees: `leftmost` is alpha-beta leaf for leaf; `upper` is SSS\*
+//! leaf for leaf when no two leaves are equal, and otherwise evaluates a
+//! subsequence of SSS\*'s leaves: its window prunes a node whose upper
+//! bound only equals a brother's lower bound at a MAX ancestor, which SSS\*,
+//! reading upper bounds alone, refines first (`lower` and Dual\* likewise).
+//! `docs/guide/algorithms.md` reports the figures.
+//! Only restatements of Ibaraki's paper could be read for this crate (Pijls
+//! and de Bruin's 1993 framework among them); the window above and the
+//! rules' tie-breaking are our reading (`docs/research/seed-systems-reading.md`).
+//!
+//! **Memory.** A child that dies or is solved keeps its bounds and drops
+//! everything below it, so the stored tree holds the live part and one
+//! layer of summaries around it. [`Stats::max_open`] reports the peak of
+//! stored nodes, [`Limits::max_open`](crate::Limits::max_open) bounds it
+//! (the search fails at the limit), and [`rsearch`](super::rsearch) is the
+//! same search that, at its memory budget, searches the chosen tip
+//! depth-first inside its window instead.
+//!
+//! # Complexity
+//! Each leaf valued costs one walk of the stored tree from the root to the
+//! chosen tip (the expansions on the way need none): one path, `O(d * w)`
+//! on a tree of width `w` and depth `d`, under the `leftmost`, `upper` and
+//! `lower` rules, whose bounds are tight; under `widest`, a search of the
+//! stored tree that skips every subtree whose bounds show it cannot hold a
+//! better tip than one already found. Alpha-beta pays `O(1)` a leaf: GSEARCH
+//! is a framework to study, not a fast search. Leaves: alpha-beta's under
+//! `leftmost`; under `upper`, SSS\*'s, or fewer where leaves tie. Memory: the
+//! stored tree, every child of each expanded node (as many as SSS\*'s OPEN
+//! list and the nodes above it, and the dead children beside them).
+//!
+//! # Example
+//! ```
+//! use stockman::{Algorithm, ExplicitTree, Role, SearchOptions, Select};
+//! let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+//! let mut opts = SearchOptions::default();
+//! for (rule, leaves) in [(Select::Leftmost, 7), (Select::Upper, 7), (Select::Lower, 7)] {
+//!     opts.params.select = rule;
+//!     let out = Algorithm::Gsearch.search(&tree, &opts).unwrap();
+//!     assert_eq!((out.value, out.stats.leaf_evals), (Some(3), leaves));
+//! }
+//! ```
+//!
+//! [`Stats::max_open`]: crate::Stats::max_open
+
+use super::alphabeta::nth_move;
+use super::context::{Context, Stop};
+use crate::game::Game;
+use crate::observe::Observer;
+pub use crate::options::Select;
+use crate::search::{Outcome, SearchError, SearchOptions};
+use crate::value::{Role, Value, INF};
+
+/// A node of the partial tree.
+struct Node<P> {
+    pos: P,
+    ply: u32,
+    /// Bounds on the node's minimax value.
+    lo: Value,
+    hi: Value,
+    /// `None` until the node is expanded (a tip, or a leaf once valued).
+    role: Option<Role>,
+    /// Its children, once expanded (dropped again when it dies or is solved).
+    kids: Vec<u32>,
+}
+
+impl<P> Node<P> {
+    /// A tip: not expanded, nothing known of its value.
+    fn is_open_tip(&self) -> bool {
+        self.role.is_none() && self.kids.is_empty()
+    }
+}
+
+/// What happens when an expansion would pass the memory budget.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtBudget {
+    /// GSEARCH: the search fails with [`SearchError::OpenLimit`].
+    Fail,
+    /// RSEARCH: the tip is searched depth-first inside its window.
+    DepthFirst,
+}
+
+/// The search, over the stored tree.
+pub(crate) struct Gsearch<'a, G: Game, O: Observer> {
+    cx: Context<'a, G, O>,
+    rule: Select,
+    nodes: Vec<Node<G::Position>>,
+    free: Vec<u32>,
+    /// Stored nodes now.
+    live: usize,
+    /// Stored nodes allowed.
+    budget: usize,
+    /// The rule in force: `rule`, or `leftmost` while RSEARCH's memory is
+    /// full (an expansion was refused and nothing has been freed since).
+    current: Select,
+    at_budget: AtBudget,
+    /// Reused by [`Gsearch::release`].
+    stack: Vec<u32>,
+    /// The path (child indices) to the best tip found by [`Gsearch::select`].
+    best_path: Vec<u32>,
+    best_key: i64,
+    /// The path being walked by [`Gsearch::select`].
+    trail: Vec<u32>,
+    /// The nodes of `trail` from the root, with their windows.
+    trail_frames: Vec<(u32, Value, Value)>,
+    /// The nodes of `best_path` from the root to the tip, with their windows.
+    best_frames: Vec<(u32, Value, Value)>,
+    /// Where the next walk starts, as an index into `best_frames`: the
+    /// last step moved no bound above that node.
+    resume: usize,
+    /// The rule in force changed: the next walk starts at the root.
+    restart: bool,
+    /// [`Gsearch::select`]'s children to visit, `(key, index, alpha, beta)`,
+    /// a stretch per node of the walk.
+    candidates: Vec<(i64, u32, Value, Value)>,
+    /// The root's best child when the root itself was searched depth-first.
+    root_best: Option<usize>,
+}
+
+/// GSEARCH on `game` under the rule `opts.params.select`, reporting leaves
+/// (and each chosen tip's window) to `obs`.
+pub(crate) fn search_observed<G: Game, O: Observer>(
+    game: &G,
+    opts: &SearchOptions,
+    obs: &mut O,
+) -> Result<Outcome<G::Move>, SearchError> {
+    let budget = opts.limits.max_open;
+    Gsearch::new(game, opts, obs, budget, AtBudget::Fail).run()
+}
+
+/// What a node's children's windows are made of: the node's own window and
+/// the best and second-best bound of its children (lower bounds at a MAX
+/// node, upper bounds at a MIN node), so that each child's window, which
+/// leaves the child itself out, costs O(1) (see the module's documentation).
+struct Brothers {
+    role: Role,
+    window: (Value, Value),
+    best: Value,
+    best_at: usize,
+    second: Value,
+}
+
+impl Brothers {
+    fn of<P>(nodes: &[Node<P>], kids: &[u32], role: Role, window: (Value, Value)) -> Brothers {
+        let mut b = Brothers {
+            role,
+            window,
+            best: role.worst(),
+            best_at: usize::MAX,
+            second: role.worst(),
+        };
+        for (i, &k) in kids.iter().enumerate() {
+            let c = &nodes[k as usize];
+            let (v, better) = match role {
+                Role::Max => (c.lo, c.lo > b.best),
+                Role::Min => (c.hi, c.hi < b.best),
+            };
+            let better_second = match role {
+                Role::Max => v > b.second,
+                Role::Min => v < b.second,
+            };
+            if better {
+                (b.second, b.best, b.best_at) = (b.best, v, i);
+            } else if better_second {
+                b.second = v;
+            }
+        }
+        b
+    }
+
+    /// The window `(alpha, beta)` of child `i`.
+    #[inline]
+    fn window(&self, i: usize) -> (Value, Value) {
+        let other = if i == self.best_at { self.second } else { self.best };
+        let (alpha, beta) = self.window;
+        match self.role {
+            Role::Max => (alpha.max(other), beta),
+            Role::Min => (alpha, beta.min(other)),
+        }
+    }
+}
+
+/// Whether a node with bounds `[lo, hi]` in the window `(alpha, beta)` can
+/// still change the root's value.
+#[inline]
+fn is_live(lo: Value, hi: Value, alpha: Value, beta: Value) -> bool {
+    alpha.max(lo) < beta.min(hi)
+}
+
+impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
+    pub(crate) fn new(game: &'a G, opts: &SearchOptions, obs: &'a mut O, budget: usize, at_budget: AtBudget) -> Self {
+        Gsearch {
+            cx: Context::new(game, opts, obs),
+            rule: opts.params.select,
+            current: opts.params.select,
+            nodes: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            budget,
+            at_budget,
+            stack: Vec::new(),
+            best_path: Vec::new(),
+            best_key: i64::MIN,
+            trail: Vec::new(),
+            trail_frames: Vec::new(),
+            best_frames: Vec::new(),
+            resume: 0,
+            restart: false,
+            candidates: Vec::new(),
+            root_best: None,
+        }
+    }
+
+    pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
+        let root_pos = self.cx.game.root();
+        let root = self.store(root_pos.clone(), 0);
+        loop {
+            let r = &self.nodes[root as usize];
+            if r.lo >= r.hi {
+                break;
+            }
+            // Under a tight rule the walk starts where the last step left
+            // every bound above unmoved: down to there it would take the
+            // same children in the same windows. Under `widest`, at the root.
+            let k = if self.current == Select::Widest || self.restart {
+                0
+            } else {
+                self.resume
+            };
+            self.restart = false;
+            let (n, alpha, beta) = self.best_frames.get(k).copied().unwrap_or((root, -INF, INF));
+            self.best_key = i64::MIN;
+            self.trail.clear();
+            self.trail
+                .extend_from_slice(&self.best_path[..k.min(self.best_path.len())]);
+            self.trail_frames.clear();
+            self.trail_frames
+                .extend_from_slice(&self.best_frames[..k.min(self.best_frames.len())]);
+            self.best_path.clear();
+            let found = self.select(n, alpha, beta);
+            debug_assert!(found, "an unsolved root has a live tip");
+            if !found {
+                return Err(SearchError::BadGame {
+                    reason: "gsearch found no live tip below an unsolved root".into(),
+                });
+            }
+            self.step().map_err(|e| *e)?;
+        }
+        let r = &self.nodes[root as usize];
+        let value = r.lo;
+        // The root's best move: the leftmost child whose bound proves the
+        // value (a MAX root's child with lower bound = value, a MIN root's
+        // with upper bound = value).
+        // A root searched depth-first (RSEARCH with no room to expand it)
+        // names the child that gave its value.
+        let best_index = match r.role {
+            Some(role) => r.kids.iter().position(|&k| {
+                let c = &self.nodes[k as usize];
+                match role {
+                    Role::Max => c.lo == value,
+                    Role::Min => c.hi == value,
+                }
+            }),
+            None => self.root_best,
+        };
+        let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root_pos, i));
+        Ok(Outcome::new(Some(value), best_move, best_index, None, self.cx.finish()))
+    }
+
+    /// The rule's key of a tip (or the bound on the keys of a subtree's
+    /// tips) with the interval `[lower, upper]` in its window: the larger,
+    /// the better.
+    #[inline]
+    fn key(&self, lower: Value, upper: Value) -> i64 {
+        match self.current {
+            Select::Leftmost => 0,
+            Select::Upper => upper as i64,
+            Select::Lower => -(lower as i64),
+            Select::Widest => upper as i64 - lower as i64,
+        }
+    }
+
+    /// Finds the rule's tip below `n` (window `(alpha, beta)`) into
+    /// `best_path`: the tip of the best key, leftmost among equal keys.
+    ///
+    /// Under `leftmost`, `upper` and `lower` a live node's bound on its
+    /// tips' keys is *tight* (one of its live tips has that key: at a MIN
+    /// node under `upper` every child shares the key `min(beta, upper)`,
+    /// at a MAX node the child of the largest upper bound holds it), so the
+    /// live child of the best key, leftmost on ties, holds the tip, and the
+    /// walk is one path from the root (a debug assertion checks that the
+    /// tip's key is the root's bound). Under `widest` it is not: the walk
+    /// visits the children best bound first and skips a subtree whose bound
+    /// cannot beat the best tip found. Returns whether a tip was found.
+    fn select(&mut self, n: u32, alpha: Value, beta: Value) -> bool {
+        self.trail_frames.push((n, alpha, beta));
+        let found = self.select_below(n, alpha, beta);
+        self.trail_frames.pop();
+        found
+    }
+
+    fn select_below(&mut self, n: u32, alpha: Value, beta: Value) -> bool {
+        let node = &self.nodes[n as usize];
+        let (lo, hi) = (node.lo, node.hi);
+        if node.is_open_tip() {
+            let key = self.key(alpha.max(lo), beta.min(hi));
+            if key > self.best_key || (key == self.best_key && self.trail < self.best_path) {
+                self.best_key = key;
+                self.best_path.clone_from(&self.trail);
+                self.best_frames.clone_from(&self.trail_frames);
+            }
+            return true;
+        }
+        let Some(role) = node.role else { return false };
+        let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
+        if self.current != Select::Widest {
+            let mut pick: Option<(i64, usize, Value, Value)> = None;
+            for (i, &c) in node.kids.iter().enumerate() {
+                let (a, b) = brothers.window(i);
+                let child = &self.nodes[c as usize];
+                if is_live(child.lo, child.hi, a, b) {
+                    let key = self.key(a.max(child.lo), b.min(child.hi));
+                    if pick.is_none_or(|(k, ..)| key > k) {
+                        pick = Some((key, i, a, b));
+                    }
+                }
+            }
+            let Some((key, i, a, b)) = pick else { return false };
+            let c = node.kids[i];
+            self.trail.push(i as u32);
+            let found = self.select(c, a, b);
+            self.trail.pop();
+            debug_assert!(
+                !found || self.best_key == key,
+                "{}: the bound {key} is not tight",
+                self.rule
+            );
+            return found;
+        }
+        // The live children, best bound first (leftmost first among equal
+        // ones): the search stops at the first whose bound is below the
+        // best tip found, and skips one whose bound only equals it right
+        // of that tip.
+        let start = self.candidates.len();
+        for (i, &c) in node.kids.iter().enumerate() {
+            let (a, b) = brothers.window(i);
+            let child = &self.nodes[c as usize];
+            if is_live(child.lo, child.hi, a, b) {
+                let key = self.key(a.max(child.lo), b.min(child.hi));
+                self.candidates.push((key, i as u32, a, b));
+            }
+        }
+        self.candidates[start..].sort_by_key(|&(key, i, _, _)| (std::cmp::Reverse(key), i));
+        let mut found = false;
+        for k in start..self.candidates.len() {
+            let (key, i, a, b) = self.candidates[k];
+            if key < self.best_key {
+                break;
+            }
+            if key == self.best_key && !self.left_of_best(i) {
+                continue;
+            }
+            let c = self.nodes[n as usize].kids[i as usize];
+            self.trail.push(i);
+            found |= self.select(c, a, b);
+            self.trail.pop();
+        }
+        self.candidates.truncate(start);
+        found
+    }
+
+    /// Whether the child `i` of the node at the end of `trail` lies left of
+    /// the best tip found (true when none is).
+    fn left_of_best(&self, i: u32) -> bool {
+        if self.best_key == i64::MIN {
+            return true;
+        }
+        let here = self.trail.iter().chain(std::iter::once(&i));
+        here.cmp(self.best_path.iter().take(self.trail.len() + 1)) == std::cmp::Ordering::Less
+    }
+
+    /// Walks `best_path` from the root, expands or evaluates the tip at its
+    /// end, and brings the bounds up to date on the way back, dropping what
+    /// died below. An expansion changes no bound (its children are
+    /// `[-inf, +inf]` in the tip's own window, with the tip's key under
+    /// every rule, and the first is leftmost): the rule's next tip is then
+    /// the first child, expanded at once without a walk from the root, so
+    /// that the walks are as many as the leaves valued (one on a chain).
+    fn step(&mut self) -> Result<(), Stop> {
+        let path = std::mem::take(&mut self.best_path);
+        let mut frames = std::mem::take(&mut self.best_frames);
+        for &i in &path {
+            self.cx.enter(i as usize);
+        }
+        let (mut n, alpha, beta) = frames.pop().expect("the walk ends at a tip");
+        let mut below = 0;
+        let result = loop {
+            if let Err(e) = self.open(n, alpha, beta) {
+                break Err(e);
+            }
+            let Some(&first) = self.nodes[n as usize].kids.first() else {
+                break Ok(());
+            };
+            frames.push((n, alpha, beta));
+            n = first;
+            self.cx.enter(0);
+            below += 1;
+        };
+        for _ in 0..path.len() + below {
+            self.cx.leave();
+        }
+        let mut path = path;
+        path.resize(path.len() + below, 0);
+        self.best_path = path;
+        result?;
+        // Bounds that do not move stop moving the ones above (and no window
+        // above narrows, so nothing above dies).
+        self.resume = 0;
+        for (j, &(m, a, b)) in frames.iter().enumerate().rev() {
+            if !self.update(m, (a, b)) {
+                self.resume = j;
+                break;
+            }
+        }
+        self.best_frames = frames;
+        Ok(())
+    }
+
+    /// Expands or evaluates the tip `n` (window `(alpha, beta)`).
+    fn open(&mut self, n: u32, alpha: Value, beta: Value) -> Result<(), Stop> {
+        if O::WINDOWS {
+            self.cx.obs.window(&self.cx.path, alpha, beta);
+        }
+        self.cx.visit()?;
+        let ply = self.nodes[n as usize].ply;
+        let pos = self.nodes[n as usize].pos.clone();
+        let mut moves = Vec::new();
+        if !self.cx.at_horizon(ply) {
+            self.cx.game.moves(&pos, &mut moves);
+        }
+        if moves.is_empty() {
+            let v = self.cx.evaluate(&pos)?;
+            let node = &mut self.nodes[n as usize];
+            (node.lo, node.hi) = (v, v);
+            return Ok(());
+        }
+        if self.live + moves.len() > self.budget {
+            match self.at_budget {
+                AtBudget::Fail => {
+                    let limit = self.budget;
+                    return Err(Box::new(SearchError::OpenLimit {
+                        limit,
+                        stats: self.cx.finish(),
+                    }));
+                }
+                AtBudget::DepthFirst => {
+                    if self.current != Select::Leftmost {
+                        // Memory is full: until some is freed, the tips go
+                        // left to right, as alpha-beta's would, each
+                        // searched depth-first in its window.
+                        self.current = Select::Leftmost;
+                        self.restart = true;
+                    }
+                    let (lo, hi) = (self.nodes[n as usize].lo, self.nodes[n as usize].hi);
+                    let (a, b) = (alpha.max(lo), beta.min(hi));
+                    // Searched once: its window only narrows from now on, and
+                    // the result leaves it dead or solved in it.
+                    self.cx.stats.passes += 1;
+                    let g = self.depth_first(&pos, ply, a, b, true)?;
+                    let node = &mut self.nodes[n as usize];
+                    if g <= a {
+                        node.hi = g;
+                    } else if g >= b {
+                        node.lo = g;
+                    } else {
+                        (node.lo, node.hi) = (g, g);
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        self.cx.stats.nodes_expanded += 1;
+        let role = self.cx.game.role(&pos);
+        let mut kids = Vec::with_capacity(moves.len());
+        for m in moves {
+            let child = self.cx.game.play(&pos, m);
+            kids.push(self.store(child, ply + 1));
+        }
+        let node = &mut self.nodes[n as usize];
+        node.role = Some(role);
+        node.kids = kids;
+        Ok(())
+    }
+
+    /// Brings node `n`'s bounds up to date from its children's, and drops
+    /// the subtrees of children that can no longer change the root's value.
+    /// Returns whether the node's bounds moved.
+    fn update(&mut self, n: u32, window: (Value, Value)) -> bool {
+        let node = &self.nodes[n as usize];
+        let role = node.role.expect("an expanded node");
+        let kids = std::mem::take(&mut self.nodes[n as usize].kids);
+        let (mut lo, mut hi) = (role.worst(), role.worst());
+        for &k in &kids {
+            let c = &self.nodes[k as usize];
+            match role {
+                Role::Max => (lo, hi) = (lo.max(c.lo), hi.max(c.hi)),
+                Role::Min => (lo, hi) = (lo.min(c.lo), hi.min(c.hi)),
+            }
+        }
+        let brothers = Brothers::of(&self.nodes, &kids, role, window);
+        for (i, &k) in kids.iter().enumerate() {
+            if self.nodes[k as usize].kids.is_empty() {
+                continue;
+            }
+            let (a, b) = brothers.window(i);
+            let c = &self.nodes[k as usize];
+            if !is_live(c.lo, c.hi, a, b) {
+                self.release_below(k);
+            }
+        }
+        let node = &mut self.nodes[n as usize];
+        let moved = (node.lo, node.hi) != (lo, hi);
+        (node.lo, node.hi, node.kids) = (lo, hi, kids);
+        moved
+    }
+
+    /// Fail-soft alpha-beta below a tip, in the natural move order: RSEARCH's
+    /// search where memory has run out.
+    fn depth_first(
+        &mut self,
+        pos: &G::Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+        top: bool,
+    ) -> Result<Value, Stop> {
+        if !top {
+            self.cx.visit()?;
+            if O::WINDOWS {
+                self.cx.obs.window(&self.cx.path, alpha, beta);
+            }
+            if self.cx.at_horizon(ply) {
+                return self.cx.evaluate(pos);
+            }
+        }
+        let start = self.cx.push_moves(pos, ply);
+        let end = self.cx.stack.len();
+        if start == end {
+            self.cx.pop_moves(start);
+            return self.cx.evaluate(pos);
+        }
+        self.cx.stats.nodes_expanded += 1;
+        let role = self.cx.game.role(pos);
+        let mut g = role.worst();
+        let mut best = 0;
+        for k in start..end {
+            let child = self.cx.game.play(pos, self.cx.stack[k]);
+            self.cx.enter(k - start);
+            let r = self.depth_first(&child, ply + 1, alpha, beta, false);
+            self.cx.leave();
+            let v = match r {
+                Ok(v) => v,
+                Err(e) => {
+                    self.cx.pop_moves(start);
+                    return Err(e);
+                }
+            };
+            let better = match role {
+                Role::Max => v > g,
+                Role::Min => v < g,
+            };
+            if better {
+                (g, best) = (v, k - start);
+            }
+            match role {
+                Role::Max => alpha = alpha.max(g),
+                Role::Min => beta = beta.min(g),
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.cx.pop_moves(start);
+        if ply == 0 {
+            self.root_best = Some(best);
+        }
+        Ok(g)
+    }
+
+    /// Stores a tip.
+    fn store(&mut self, pos: G::Position, ply: u32) -> u32 {
+        self.live += 1;
+        self.cx.stats.open_pushes += 1;
+        self.cx.stats.max_open = self.cx.stats.max_open.max(self.live as u64);
+        let node = Node {
+            pos,
+            ply,
+            lo: -INF,
+            hi: INF,
+            role: None,
+            kids: Vec::new(),
+        };
+        match self.free.pop() {
+            Some(i) => {
+                self.nodes[i as usize] = node;
+                i
+            }
+            None => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Drops everything stored below `n` (which keeps its bounds).
+    fn release_below(&mut self, n: u32) {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.append(&mut self.nodes[n as usize].kids);
+        while let Some(k) = stack.pop() {
+            stack.append(&mut self.nodes[k as usize].kids);
+            self.free.push(k);
+            self.live -= 1;
+            if self.current != self.rule {
+                self.current = self.rule;
+                self.restart = true;
+            }
+            self.cx.stats.open_purged += 1;
+        }
+        self.stack = stack;
+    }
+}
