@@ -116,6 +116,9 @@ check random-bns bns --random width=3,depth=3,seed=4
 check random-364 sss --random width=3,depth=5,seed=11
 check textbook sss2 --tree examples/textbook.tree
 check random-iid sss2 --random width=3,depth=4,seed=7
+check textbook gsearch --tree examples/textbook.tree
+check random-iid gsearch --random width=3,depth=4,seed=7
+check random-inc rsearch --random width=3,depth=4,seed=3,model=incremental
 
 # fitcheck NAME SOURCE-ARGS...: at 1400x1000 every node of the tree lies inside its panel.
 fitcheck() {
@@ -185,6 +188,25 @@ compare plaat alphabeta,sss --tree examples/plaat.tree
 compare textbook alphabeta,sss,dual,mt-sss --tree examples/textbook.tree
 compare plaat-sss2 alphabeta,sss,sss2 --tree examples/plaat.tree
 compare random-ordered alphabeta,negascout,sss --random width=3,depth=4,seed=5,order=0.8
+compare plaat-gsearch alphabeta,sss,gsearch,rsearch --tree examples/plaat.tree
+compare random-341-nodes alphabeta,mt-sss --random width=4,depth=4,seed=3
+
+# compareread NAME STEP ALGOS SOURCE-ARGS...: the side-by-side page of a
+# tree too wide to read whole (341 nodes would be panels 20 px high) follows
+# the step: at #step=STEP each search's leaf is inside its panel and drawn at
+# least 18 px wide.
+compareread() {
+  local name=$1 step=$2 algos=$3
+  shift 3
+  local page="$WORK/compare-read-$name.html"
+  "$STOCKMAN" trace --algo "$algos" "$@" --html "$page" 2>/dev/null || { fail "compare read $name: trace --html failed"; return; }
+  local got
+  got=$(browser "file://$page#step=$step&readcheck" 5000 | element readcheck) || got="(no readcheck element)"
+  if [[ "$got" == PASS* ]]; then ok "compare read $name: $got"; else fail "compare read $name: $got"; fi
+}
+compareread random-341-nodes 0 alphabeta,mt-sss --random width=4,depth=4,seed=3
+compareread random-341-nodes-30 30 alphabeta,mt-sss --random width=4,depth=4,seed=3
+compareread random-341-nodes-end end alphabeta,mt-sss --random width=4,depth=4,seed=3
 
 # A tree too large to draw is refused with a clear error.
 if "$STOCKMAN" trace --algo sss --random width=3,depth=6,seed=1 --html "$WORK/big.html" 2>"$WORK/big.err"; then
