@@ -367,7 +367,9 @@ impl SearchError {
             ),
             SearchError::OpenLimit { limit, stats } => format!(
                 "OPEN list limit reached: the OPEN list would exceed {limit} entries after {} positions \
-                 (raise {}, or use an MT driver, which needs no OPEN list)",
+                 (raise {}, or use an MT driver, which needs no OPEN list, or rsearch, which searches \
+                 depth-first where its memory runs out; for SSS-2 and GSEARCH the entries are the \
+                 stored nodes)",
                 stats.nodes,
                 names.max_open()
             ),
