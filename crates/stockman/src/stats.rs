@@ -22,14 +22,19 @@ pub struct Stats {
     /// Positions the depth limit turned into leaves (0: the search saw the
     /// whole tree below the root). Counted by the depth-first searches.
     pub horizon_nodes: u64,
-    /// The largest number of entries the OPEN list (or OPEN array) held at once.
+    /// The largest number of entries the OPEN list (or OPEN array) held at
+    /// once; for SSS-2, GSEARCH and RSEARCH, the peak of their stored nodes.
     pub max_open: u64,
-    /// States pushed onto OPEN over the whole search.
+    /// States pushed onto OPEN over the whole search (SSS-2, GSEARCH and
+    /// RSEARCH: nodes stored).
     pub open_pushes: u64,
-    /// States removed from OPEN by purges (SSS\*'s case 4 and its dual).
+    /// States removed from OPEN by purges (SSS\*'s case 4 and its dual;
+    /// GSEARCH and RSEARCH: stored nodes dropped below a dead or solved one).
     pub open_purged: u64,
-    /// Searches of the root: null-window passes of the MT drivers and BNS,
-    /// iterations of RecSSS\*'s driver, 1 for single-pass searches.
+    /// Searches of the root: null-window passes of the MT drivers, BNS and
+    /// SSS-2, iterations of RecSSS\*'s driver, 1 for single-pass searches;
+    /// GSEARCH makes none (0), and RSEARCH counts its depth-first searches of
+    /// tips that did not fit in memory.
     pub passes: u64,
     /// Transposition-table look-ups.
     pub tt_probes: u64,
