@@ -185,6 +185,14 @@ impl Job {
     }
 }
 
+/// The items of `list` in order, each once.
+fn distinct<T: Copy + PartialEq>(list: &[T]) -> impl Iterator<Item = T> + '_ {
+    list.iter()
+        .enumerate()
+        .filter(|&(i, x)| !list[..i].contains(x))
+        .map(|(_, &x)| x)
+}
+
 /// The memory `M` of a row labelled `rsearch-mM` ([`Job::label`]).
 pub fn rsearch_memory(label: &str) -> Option<usize> {
     label.strip_prefix("rsearch-m")?.parse().ok()
@@ -605,21 +613,9 @@ impl Grid {
         let mut out = Vec::new();
         for &a in &self.algorithms {
             if a == Algorithm::Bns {
-                let mut seen = Vec::new();
-                for &g in &self.bns_guesses {
-                    if !seen.contains(&g) {
-                        seen.push(g);
-                        out.push((a, g, None));
-                    }
-                }
+                out.extend(distinct(&self.bns_guesses).map(|g| (a, g, None)));
             } else if a == Algorithm::Rsearch && !self.memories.is_empty() {
-                let mut seen = Vec::new();
-                for &m in &self.memories {
-                    if !seen.contains(&m) {
-                        seen.push(m);
-                        out.push((a, BnsGuess::Rutko, Some(m)));
-                    }
-                }
+                out.extend(distinct(&self.memories).map(|m| (a, BnsGuess::Rutko, Some(m))));
             } else {
                 out.push((a, BnsGuess::Rutko, None));
             }

@@ -175,15 +175,13 @@ impl Brothers {
             best_at: usize::MAX,
             second: role.worst(),
         };
+        // The comparisons are written out per role: a closure over the role
+        // made this, the walk's hottest loop, a third more instructions.
         for (i, &k) in kids.iter().enumerate() {
             let c = &nodes[k as usize];
-            let (v, better) = match role {
-                Role::Max => (c.lo, c.lo > b.best),
-                Role::Min => (c.hi, c.hi < b.best),
-            };
-            let better_second = match role {
-                Role::Max => v > b.second,
-                Role::Min => v < b.second,
+            let (v, better, better_second) = match role {
+                Role::Max => (c.lo, c.lo > b.best, c.lo > b.second),
+                Role::Min => (c.hi, c.hi < b.best, c.hi < b.second),
             };
             if better {
                 (b.second, b.best, b.best_at) = (b.best, v, i);
@@ -204,6 +202,33 @@ impl Brothers {
             Role::Min => (alpha, beta.min(other)),
         }
     }
+}
+
+/// The rule's key of a tip (or the bound on the keys of a subtree's tips)
+/// with the interval `[lower, upper]` in its window: the larger, the better.
+#[inline]
+fn key(rule: Select, lower: Value, upper: Value) -> i64 {
+    match rule {
+        Select::Leftmost => 0,
+        Select::Upper => upper as i64,
+        Select::Lower => -(lower as i64),
+        Select::Widest => upper as i64 - lower as i64,
+    }
+}
+
+/// The live children among `kids`, left to right, as `(key, index, alpha,
+/// beta)`: the rule's key bound of each and its window.
+fn live_children<'n, P>(
+    nodes: &'n [Node<P>],
+    kids: &'n [u32],
+    brothers: &'n Brothers,
+    rule: Select,
+) -> impl Iterator<Item = (i64, u32, Value, Value)> + 'n {
+    kids.iter().enumerate().filter_map(move |(i, &c)| {
+        let (a, b) = brothers.window(i);
+        let child = &nodes[c as usize];
+        is_live(child.lo, child.hi, a, b).then(|| (key(rule, a.max(child.lo), b.min(child.hi)), i as u32, a, b))
+    })
 }
 
 /// Whether a node with bounds `[lo, hi]` in the window `(alpha, beta)` can
@@ -293,19 +318,6 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         Ok(Outcome::new(Some(value), best_move, best_index, None, self.cx.finish()))
     }
 
-    /// The rule's key of a tip (or the bound on the keys of a subtree's
-    /// tips) with the interval `[lower, upper]` in its window: the larger,
-    /// the better.
-    #[inline]
-    fn key(&self, lower: Value, upper: Value) -> i64 {
-        match self.current {
-            Select::Leftmost => 0,
-            Select::Upper => upper as i64,
-            Select::Lower => -(lower as i64),
-            Select::Widest => upper as i64 - lower as i64,
-        }
-    }
-
     /// Finds the rule's tip below `n` (window `(alpha, beta)`) into
     /// `best_path`: the tip of the best key, leftmost among equal keys.
     ///
@@ -329,7 +341,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         let node = &self.nodes[n as usize];
         let (lo, hi) = (node.lo, node.hi);
         if node.is_open_tip() {
-            let key = self.key(alpha.max(lo), beta.min(hi));
+            let key = key(self.current, alpha.max(lo), beta.min(hi));
             if key > self.best_key || (key == self.best_key && self.trail < self.best_path) {
                 self.best_key = key;
                 self.best_path.clone_from(&self.trail);
@@ -339,23 +351,12 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         }
         let Some(role) = node.role else { return false };
         let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
+        let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
         if self.current != Select::Widest {
-            let mut pick: Option<(i64, usize, Value, Value)> = None;
-            for (i, &c) in node.kids.iter().enumerate() {
-                let (a, b) = brothers.window(i);
-                let child = &self.nodes[c as usize];
-                if is_live(child.lo, child.hi, a, b) {
-                    let key = self.key(a.max(child.lo), b.min(child.hi));
-                    if pick.is_none_or(|(k, ..)| key > k) {
-                        pick = Some((key, i, a, b));
-                    }
-                }
-            }
+            // Tight: the best key, leftmost on ties, holds the tip.
+            let pick = live.reduce(|best, c| if c.0 > best.0 { c } else { best });
             let Some((key, i, a, b)) = pick else { return false };
-            let c = node.kids[i];
-            self.trail.push(i as u32);
-            let found = self.select(c, a, b);
-            self.trail.pop();
+            let found = self.visit_child(n, i, a, b);
             debug_assert!(
                 !found || self.best_key == key,
                 "{}: the bound {key} is not tight",
@@ -363,19 +364,12 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             );
             return found;
         }
-        // The live children, best bound first (leftmost first among equal
-        // ones): the search stops at the first whose bound is below the
-        // best tip found, and skips one whose bound only equals it right
-        // of that tip.
+        // Best bound first (leftmost first among equal ones), from a stretch
+        // of `candidates` per node of the walk: the search stops at the
+        // first whose bound is below the best tip found, and skips one whose
+        // bound only equals it right of that tip.
         let start = self.candidates.len();
-        for (i, &c) in node.kids.iter().enumerate() {
-            let (a, b) = brothers.window(i);
-            let child = &self.nodes[c as usize];
-            if is_live(child.lo, child.hi, a, b) {
-                let key = self.key(a.max(child.lo), b.min(child.hi));
-                self.candidates.push((key, i as u32, a, b));
-            }
-        }
+        self.candidates.extend(live);
         self.candidates[start..].sort_by_key(|&(key, i, _, _)| (std::cmp::Reverse(key), i));
         let mut found = false;
         for k in start..self.candidates.len() {
@@ -386,12 +380,18 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             if key == self.best_key && !self.left_of_best(i) {
                 continue;
             }
-            let c = self.nodes[n as usize].kids[i as usize];
-            self.trail.push(i);
-            found |= self.select(c, a, b);
-            self.trail.pop();
+            found |= self.visit_child(n, i, a, b);
         }
         self.candidates.truncate(start);
+        found
+    }
+
+    /// [`Gsearch::select`] below child `i` of `n`, in the window `(a, b)`.
+    fn visit_child(&mut self, n: u32, i: u32, a: Value, b: Value) -> bool {
+        let c = self.nodes[n as usize].kids[i as usize];
+        self.trail.push(i);
+        let found = self.select(c, a, b);
+        self.trail.pop();
         found
     }
 
@@ -460,58 +460,57 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         self.cx.visit()?;
         let ply = self.nodes[n as usize].ply;
         let pos = self.nodes[n as usize].pos.clone();
-        let mut moves = Vec::new();
-        if !self.cx.at_horizon(ply) {
-            self.cx.game.moves(&pos, &mut moves);
-        }
-        if moves.is_empty() {
+        let start = if self.cx.at_horizon(ply) {
+            None
+        } else {
+            Some(self.cx.push_moves(&pos, ply)).filter(|&start| start < self.cx.stack.len())
+        };
+        let Some(start) = start else {
             let v = self.cx.evaluate(&pos)?;
             let node = &mut self.nodes[n as usize];
             (node.lo, node.hi) = (v, v);
             return Ok(());
-        }
-        if self.live + moves.len() > self.budget {
-            match self.at_budget {
-                AtBudget::Fail => {
-                    let limit = self.budget;
-                    return Err(Box::new(SearchError::OpenLimit {
-                        limit,
-                        stats: self.cx.finish(),
-                    }));
-                }
-                AtBudget::DepthFirst => {
-                    if self.current != Select::Leftmost {
-                        // Memory is full: until some is freed, the tips go
-                        // left to right, as alpha-beta's would, each
-                        // searched depth-first in its window.
-                        self.current = Select::Leftmost;
-                        self.restart = true;
-                    }
-                    let (lo, hi) = (self.nodes[n as usize].lo, self.nodes[n as usize].hi);
-                    let (a, b) = (alpha.max(lo), beta.min(hi));
-                    // Searched once: its window only narrows from now on, and
-                    // the result leaves it dead or solved in it.
-                    self.cx.stats.passes += 1;
-                    let g = self.depth_first(&pos, ply, a, b, true)?;
-                    let node = &mut self.nodes[n as usize];
-                    if g <= a {
-                        node.hi = g;
-                    } else if g >= b {
-                        node.lo = g;
-                    } else {
-                        (node.lo, node.hi) = (g, g);
-                    }
-                    return Ok(());
-                }
+        };
+        if self.live + (self.cx.stack.len() - start) > self.budget {
+            if self.at_budget == AtBudget::Fail {
+                self.cx.pop_moves(start);
+                let limit = self.budget;
+                return Err(Box::new(SearchError::OpenLimit {
+                    limit,
+                    stats: self.cx.finish(),
+                }));
             }
+            if self.current != Select::Leftmost {
+                // Memory is full: until some is freed, the tips go left to
+                // right, as alpha-beta's would, each searched depth-first
+                // in its window.
+                self.current = Select::Leftmost;
+                self.restart = true;
+            }
+            let (lo, hi) = (self.nodes[n as usize].lo, self.nodes[n as usize].hi);
+            let (a, b) = (alpha.max(lo), beta.min(hi));
+            // Searched once: its window only narrows from now on, and the
+            // result leaves it dead or solved in it.
+            self.cx.stats.passes += 1;
+            let g = self.depth_first_children(&pos, ply, start, a, b)?;
+            let node = &mut self.nodes[n as usize];
+            if g <= a {
+                node.hi = g;
+            } else if g >= b {
+                node.lo = g;
+            } else {
+                (node.lo, node.hi) = (g, g);
+            }
+            return Ok(());
         }
         self.cx.stats.nodes_expanded += 1;
         let role = self.cx.game.role(&pos);
-        let mut kids = Vec::with_capacity(moves.len());
-        for m in moves {
-            let child = self.cx.game.play(&pos, m);
+        let mut kids = Vec::with_capacity(self.cx.stack.len() - start);
+        for k in start..self.cx.stack.len() {
+            let child = self.cx.game.play(&pos, self.cx.stack[k]);
             kids.push(self.store(child, ply + 1));
         }
+        self.cx.pop_moves(start);
         let node = &mut self.nodes[n as usize];
         node.role = Some(role);
         node.kids = kids;
@@ -552,29 +551,33 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
 
     /// Fail-soft alpha-beta below a tip, in the natural move order: RSEARCH's
     /// search where memory has run out.
-    fn depth_first(
-        &mut self,
-        pos: &G::Position,
-        ply: u32,
-        mut alpha: Value,
-        mut beta: Value,
-        top: bool,
-    ) -> Result<Value, Stop> {
-        if !top {
-            self.cx.visit()?;
-            if O::WINDOWS {
-                self.cx.obs.window(&self.cx.path, alpha, beta);
-            }
-            if self.cx.at_horizon(ply) {
-                return self.cx.evaluate(pos);
-            }
+    fn depth_first(&mut self, pos: &G::Position, ply: u32, alpha: Value, beta: Value) -> Result<Value, Stop> {
+        self.cx.visit()?;
+        if O::WINDOWS {
+            self.cx.obs.window(&self.cx.path, alpha, beta);
+        }
+        if self.cx.at_horizon(ply) {
+            return self.cx.evaluate(pos);
         }
         let start = self.cx.push_moves(pos, ply);
-        let end = self.cx.stack.len();
-        if start == end {
+        if start == self.cx.stack.len() {
             self.cx.pop_moves(start);
             return self.cx.evaluate(pos);
         }
+        self.depth_first_children(pos, ply, start, alpha, beta)
+    }
+
+    /// [`Gsearch::depth_first`] over the children of `pos`, whose moves are
+    /// on the context's stack from `start` (none empty); drops them.
+    fn depth_first_children(
+        &mut self,
+        pos: &G::Position,
+        ply: u32,
+        start: usize,
+        mut alpha: Value,
+        mut beta: Value,
+    ) -> Result<Value, Stop> {
+        let end = self.cx.stack.len();
         self.cx.stats.nodes_expanded += 1;
         let role = self.cx.game.role(pos);
         let mut g = role.worst();
@@ -582,7 +585,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         for k in start..end {
             let child = self.cx.game.play(pos, self.cx.stack[k]);
             self.cx.enter(k - start);
-            let r = self.depth_first(&child, ply + 1, alpha, beta, false);
+            let r = self.depth_first(&child, ply + 1, alpha, beta);
             self.cx.leave();
             let v = match r {
                 Ok(v) => v,
@@ -642,14 +645,15 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
     fn release_below(&mut self, n: u32) {
         let mut stack = std::mem::take(&mut self.stack);
         stack.append(&mut self.nodes[n as usize].kids);
+        if !stack.is_empty() && self.current != self.rule {
+            // Memory was freed: the rule is back in force.
+            self.current = self.rule;
+            self.restart = true;
+        }
         while let Some(k) = stack.pop() {
             stack.append(&mut self.nodes[k as usize].kids);
             self.free.push(k);
             self.live -= 1;
-            if self.current != self.rule {
-                self.current = self.rule;
-                self.restart = true;
-            }
             self.cx.stats.open_purged += 1;
         }
         self.stack = stack;
