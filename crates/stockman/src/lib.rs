@@ -45,6 +45,7 @@ pub mod search;
 pub mod shared_table;
 pub mod simulate;
 pub mod stats;
+pub mod stochastic;
 pub mod table;
 pub mod trees;
 pub mod value;

@@ -13,6 +13,7 @@ mod layers;
 mod minimal_tree;
 mod othello;
 mod simulate;
+mod stochastic;
 mod theorems;
 mod tictactoe;
 mod unstable_moves;

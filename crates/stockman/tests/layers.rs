@@ -24,7 +24,7 @@ const LAYERS: [(&str, &[&str]); 8] = [
         ],
     ),
     ("trees and games", &["trees", "games"]),
-    ("algorithms", &["algorithms"]),
+    ("algorithms", &["algorithms", "stochastic"]),
     ("drivers", &["drivers"]),
     ("tools", &["engine", "minimal", "simulate"]),
     ("the run layer", &["run"]),

@@ -37,6 +37,7 @@ mod games;
 pub mod perft;
 mod row;
 mod settings;
+pub mod stochastic;
 
 pub use games::{with_game, GameDefaults, GameKind, GameTask};
 pub use row::Row;

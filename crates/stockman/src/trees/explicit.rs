@@ -76,6 +76,8 @@ pub enum ParseErrorKind {
     NotAnInteger(String),
     /// An integer outside `VALUE_MIN..=VALUE_MAX`.
     OutOfRange(String),
+    /// A Bernoulli tree's leaf that is not a probability (a number from 0 to 1).
+    NotAProbability(String),
     /// Something other than what the grammar allows here.
     Unexpected {
         /// What was found (a character, or "end of input").
@@ -113,7 +115,17 @@ impl fmt::Display for ParseErrorKind {
                 "unexpected end of input: {open} list(s) still open; the innermost `[` is at line {line}, column {column}"
             ),
             ParseErrorKind::EmptyList => write!(f, "empty list `[]`: a node needs children or a value"),
-            ParseErrorKind::NotAnInteger(t) => write!(f, "leaf `{t}` is not an integer"),
+            ParseErrorKind::NotAnInteger(t) => {
+                write!(f, "leaf `{t}` is not an integer")?;
+                if t.parse::<f64>().is_ok_and(|p| (0.0..=1.0).contains(&p)) {
+                    // A tree of Bernoulli means given to a deterministic search.
+                    write!(f, " (a tree of Bernoulli means is searched by lucb-mcts, ugape-mcts, bns-murphy or uniform)")?;
+                }
+                Ok(())
+            }
+            ParseErrorKind::NotAProbability(t) => {
+                write!(f, "leaf `{t}` is not a probability (a Bernoulli mean from 0 to 1, such as 0.45)")
+            }
             ParseErrorKind::OutOfRange(t) => write!(
                 f,
                 "leaf value {t} is out of range (values must lie in {VALUE_MIN}..={VALUE_MAX})"
@@ -210,7 +222,7 @@ fn describe(c: Option<char>) -> String {
 
 /// `text` fit for an error message: at most 20 characters, and invisible
 /// characters (a byte order mark, a zero-width space, control codes) escaped.
-fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     const MAX: usize = 20;
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
@@ -254,6 +266,17 @@ impl ExplicitTree {
     /// Values must lie in [`VALUE_MIN`]`..=`[`VALUE_MAX`]. A leading byte
     /// order mark is ignored. Every error carries its 1-based line and column.
     pub fn parse(text: &str, root_role: Role) -> Result<ExplicitTree, ParseError> {
+        ExplicitTree::parse_with(text, root_role, &mut parse_integer)
+    }
+
+    /// [`ExplicitTree::parse`] with another reading of a leaf's token: the
+    /// Bernoulli trees of [`crate::stochastic`] read a mean and keep its
+    /// index as the leaf's value.
+    pub(crate) fn parse_with(
+        text: &str,
+        root_role: Role,
+        leaf: &mut dyn FnMut(&str) -> Result<Value, ParseErrorKind>,
+    ) -> Result<ExplicitTree, ParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut t = ExplicitTree::empty(root_role);
         let mut cur = Cursor::new(text);
@@ -315,7 +338,7 @@ impl ExplicitTree {
                     }
                     Some(_) => {
                         let w = cur.word();
-                        let v = parse_integer(&w).map_err(|kind| ParseError { line, column, kind })?;
+                        let v = leaf(&w).map_err(|kind| ParseError { line, column, kind })?;
                         let id =
                             t.push_node(stack.len() as u32, v)
                                 .map_err(|k| ParseError { line, column, kind: k })?;

@@ -1,0 +1,182 @@
+//! Stochastic searches as the front ends run them: one or many seeded runs
+//! of each sampler on a Bernoulli tree, summarised in one row each (what
+//! `stockman solve` prints for `model=bernoulli` and Python's `sample`
+//! returns).
+
+use crate::stochastic::{BernoulliTree, SampleError, SampleOptions, Sampler, Verdict};
+use crate::trees::random::{RandomSpec, SpecError};
+use serde::Serialize;
+
+/// Where the trees of a series of runs come from.
+#[derive(Clone, Debug)]
+pub enum BernoulliSource {
+    /// The same tree in every run.
+    Tree(BernoulliTree),
+    /// A random tree; run `i` searches the tree of seed `seed + i`, so that
+    /// many runs average over trees as the papers' random experiments do.
+    Random(RandomSpec),
+}
+
+impl BernoulliSource {
+    /// The tree of run `run`.
+    pub fn tree(&self, run: u64) -> Result<BernoulliTree, SpecError> {
+        match self {
+            BernoulliSource::Tree(t) => Ok(t.clone()),
+            BernoulliSource::Random(spec) => BernoulliTree::from_spec(&RandomSpec {
+                seed: spec.seed.wrapping_add(run),
+                ..spec.clone()
+            }),
+        }
+    }
+}
+
+/// One sampler's runs, summarised: a row of `stockman solve`'s JSON for a
+/// Bernoulli tree, and the dict of Python's `sample`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SampleRow {
+    /// The sampler's name.
+    pub algorithm: String,
+    /// How many runs (each its own sample seed, and for a random tree its own tree).
+    pub runs: u64,
+    /// One run: the root move it names (0-based), or null.
+    pub best_move: Option<usize>,
+    /// One run of `murphy`: `below` or `above`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// One run: whether the answer is right (a move within epsilon of the
+    /// best; a verdict true of the value within epsilon).
+    pub correct: Option<bool>,
+    /// Runs whose answer was wrong.
+    pub wrong: u64,
+    /// `wrong / runs`.
+    pub error_rate: f64,
+    /// Runs stopped by the budget instead of their rule.
+    pub unsure: u64,
+    /// Samples: the mean over the runs (one run: its count).
+    pub samples: f64,
+    /// The fewest and most samples of a run.
+    pub samples_min: u64,
+    /// See `samples_min`.
+    pub samples_max: u64,
+    /// Rounds of the last run.
+    pub rounds: u64,
+    /// Threshold tests of the last run (`murphy`, `bns-murphy`).
+    pub tests: u64,
+    /// One run: the tree's value, the minimax of the means.
+    pub value: Option<f64>,
+    /// One run: the value of the move named.
+    pub best_value: Option<f64>,
+    /// One run: where the search left the root's value, `[lower, upper]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<[f64; 2]>,
+    /// One run: the samples of each leaf, left to right.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_samples: Option<Vec<u64>>,
+    /// The options, as run.
+    pub delta: f64,
+    /// See `delta`.
+    pub epsilon: f64,
+    /// The exploration rate's name.
+    pub rate: String,
+}
+
+/// Why a series of runs could not be made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SampleRunError {
+    /// The options are not valid for a sampler.
+    Options(SampleError),
+    /// A random tree could not be built.
+    Spec(SpecError),
+    /// Zero runs.
+    NoRuns,
+}
+
+impl std::fmt::Display for SampleRunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleRunError::Options(e) => e.fmt(f),
+            SampleRunError::Spec(e) => e.fmt(f),
+            SampleRunError::NoRuns => f.write_str("the number of runs must be at least 1"),
+        }
+    }
+}
+
+impl std::error::Error for SampleRunError {}
+
+/// Runs each sampler `runs` times (run `i` with sample seed `opts.seed + i`)
+/// and summarises each in a row.
+pub fn sample_rows(
+    source: &BernoulliSource,
+    samplers: &[Sampler],
+    opts: &SampleOptions,
+    runs: u64,
+) -> Result<Vec<SampleRow>, SampleRunError> {
+    if runs == 0 {
+        return Err(SampleRunError::NoRuns);
+    }
+    for &s in samplers {
+        opts.validate(s).map_err(SampleRunError::Options)?;
+    }
+    let mut rows = Vec::new();
+    for &sampler in samplers {
+        let (mut wrong, mut unsure, mut total, mut lo, mut hi) = (0u64, 0u64, 0u64, u64::MAX, 0u64);
+        let mut last = None;
+        for run in 0..runs {
+            let tree = source.tree(run).map_err(SampleRunError::Spec)?;
+            let run_opts = SampleOptions {
+                seed: opts.seed.wrapping_add(run),
+                ..opts.clone()
+            };
+            let out = sampler.run(&tree, &run_opts).map_err(SampleRunError::Options)?;
+            let right = correct(&tree, &out, opts);
+            wrong += u64::from(!right);
+            unsure += u64::from(!out.confident);
+            total += out.samples;
+            lo = lo.min(out.samples);
+            hi = hi.max(out.samples);
+            last = Some((tree, out, right));
+        }
+        let (tree, out, right) = last.expect("at least one run");
+        let one = runs == 1;
+        rows.push(SampleRow {
+            algorithm: sampler.name().to_string(),
+            runs,
+            best_move: out.best_index.filter(|_| one),
+            verdict: out.verdict.filter(|_| one),
+            correct: one.then_some(right),
+            wrong,
+            error_rate: wrong as f64 / runs as f64,
+            unsure,
+            samples: total as f64 / runs as f64,
+            samples_min: lo,
+            samples_max: hi,
+            rounds: out.rounds,
+            tests: out.tests,
+            value: one.then(|| tree.value()),
+            best_value: out
+                .best_index
+                .filter(|_| one)
+                .and_then(|i| tree.root_values().get(i).copied()),
+            bound: out.bound.filter(|_| one).map(|(a, b)| [a, b]),
+            leaf_samples: one.then_some(out.leaf_samples),
+            delta: opts.delta,
+            epsilon: opts.epsilon,
+            rate: opts.rate.name().to_string(),
+        });
+    }
+    Ok(rows)
+}
+
+/// Whether an outcome is right: a move within epsilon of the best, or a
+/// verdict that holds of the value with epsilon's slack. An answer without
+/// confidence counts as right or wrong all the same.
+fn correct(tree: &BernoulliTree, out: &crate::stochastic::SampleOutcome, opts: &SampleOptions) -> bool {
+    match (out.best_index, out.verdict, opts.threshold) {
+        (Some(i), _, _) => tree.good_moves(opts.epsilon).contains(&i),
+        (None, Some(v), Some(gamma)) => match v {
+            Verdict::Below => tree.value() < gamma + opts.epsilon,
+            Verdict::Above => tree.value() > gamma - opts.epsilon,
+        },
+        _ => false,
+    }
+}
