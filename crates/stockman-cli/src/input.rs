@@ -6,6 +6,12 @@ use stockman::{ExplicitTree, RandomSpec, RandomTree, Role};
 
 /// Reads and parses a tree file; errors carry `FILE:LINE:COLUMN`.
 pub fn read_tree(path: &Path, root: Role) -> Result<ExplicitTree> {
+    let text = read_text(path)?;
+    ExplicitTree::parse(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+}
+
+/// Reads a tree file's text: a regular file of UTF-8 (errors name the place).
+pub fn read_text(path: &Path) -> Result<String> {
     // Devices and pipes could be read forever (`/dev/zero`): only regular files.
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => bail!("cannot read tree file {}: it is a directory", path.display()),
@@ -25,7 +31,7 @@ pub fn read_tree(path: &Path, root: Role) -> Result<ExplicitTree> {
             e.as_bytes()[at]
         )
     })?;
-    ExplicitTree::parse(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+    Ok(text)
 }
 
 /// Parses a random-tree spec, applying `--root`.

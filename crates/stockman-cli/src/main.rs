@@ -12,6 +12,7 @@ mod perft;
 mod play;
 mod report;
 mod runner;
+mod sample;
 mod simulate;
 mod solve;
 mod trace;
@@ -70,7 +71,8 @@ pub struct Source {
     /// A tree file: nested lists of integers, `#` comments.
     #[arg(long, value_name = "FILE")]
     pub tree: Option<PathBuf>,
-    /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid`.
+    /// A seeded random tree, e.g. `width=8,depth=8,seed=1,model=iid` (`model=bernoulli`: leaves
+    /// that are Bernoulli arms, for the stochastic searches).
     #[arg(long, value_name = "SPEC")]
     pub random: Option<String>,
     /// A built-in game, from its start or from --position (chess and checkers need
@@ -162,6 +164,20 @@ fn reset_sigpipe() {
 }
 
 fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
+    if sample::wanted(None, Some(&a.random), &sample::SampleArgs::default())? {
+        // A tree of Bernoulli means, from the same generator.
+        let t = stockman::stochastic::BernoulliTree::random(&a.random)
+            .map_err(|e| anyhow::anyhow!("in --random `{}`: {e}", a.random))?;
+        if t.len() > a.max_nodes {
+            anyhow::bail!(
+                "the tree `{}` has more than {} nodes (raise --max-nodes)",
+                a.random,
+                a.max_nodes
+            );
+        }
+        let text = format!("# stockman gen --random {}\n{}\n", a.random, t.to_text());
+        return write_out(a.output.as_deref(), &text);
+    }
     let spec = stockman::RandomSpec::parse(&a.random)?;
     let tree = stockman::RandomTree::new(spec.clone());
     let t = stockman::ExplicitTree::from_game(&tree, None, a.max_nodes).ok_or_else(|| {
@@ -171,8 +187,12 @@ fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let text = format!("# stockman gen --random {spec}\n{}\n", t.to_text());
-    match a.output {
-        Some(p) => std::fs::write(&p, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
+    write_out(a.output.as_deref(), &text)
+}
+
+fn write_out(output: Option<&std::path::Path>, text: &str) -> anyhow::Result<ExitCode> {
+    match output {
+        Some(p) => std::fs::write(p, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)

@@ -32,6 +32,8 @@ pub struct SolveArgs {
         allow_hyphen_values = true
     )]
     pub position: Option<String>,
+    #[command(flatten)]
+    pub sample: crate::sample::SampleArgs,
     /// With --game: solve every line of FILE (`-`: standard input): `moves [expected]`,
     /// a FEN, or `position; MOVE:SCORE; ...` (FFO, EPD).
     #[arg(long, value_name = "FILE", requires = "game")]
@@ -40,10 +42,31 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
     if let Some(kind) = args.source.game {
+        if let Some(flag) = crate::sample::wanted(args.search.algo.as_deref(), None, &args.sample).map(|s| {
+            s.then(|| {
+                if args.search.algo.is_some() {
+                    "--algo"
+                } else {
+                    args.sample_flag()
+                }
+            })
+        })? {
+            anyhow::bail!("{flag}: the stochastic searches run on trees of Bernoulli leaves (--tree FILE of means, or --random SPEC,model=bernoulli), not on --game");
+        }
         return match &args.positions {
             Some(path) => crate::games::batch(kind, path, &args.search, args.format),
             None => crate::games::solve(kind, args.position.as_deref(), &args.search, args.format, args.leaves),
         };
+    }
+    if crate::sample::wanted(args.search.algo.as_deref(), args.source.random.as_deref(), &args.sample)? {
+        return crate::sample::run(
+            args.search.algo.as_deref(),
+            args.source.tree.as_deref(),
+            args.source.random.as_deref(),
+            args.search.root,
+            &args.sample,
+            args.format,
+        );
     }
     let request = args.search.request(SourceKind::Tree, args.leaves)?;
     let mut runner = Runner::new();
@@ -61,4 +84,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     print_rows(&rows, args.format)?;
     Ok(exit_code(&rows))
+}
+
+impl SolveArgs {
+    /// The stochastic flag given, for messages.
+    fn sample_flag(&self) -> &'static str {
+        self.sample.given().unwrap_or("--algo")
+    }
 }

@@ -2221,3 +2221,150 @@ fn perft_refuses_bad_input_with_exit_2() {
     let run = fails(&["perft", "--game", "chess", "--depth", "x"]);
     assert_eq!(run.code, Some(2));
 }
+
+// ------------------------------------------------ stochastic trees (issue 50)
+
+#[test]
+fn bernoulli_trees_are_searched_by_the_stochastic_searches() {
+    let rows = solve_json(&["--random", "width=3,depth=2,seed=1,model=bernoulli", "--epsilon", "0.1"]);
+    let names: Vec<&str> = rows.iter().map(|r| r["algorithm"].as_str().unwrap()).collect();
+    assert_eq!(names, ["lucb-mcts", "ugape-mcts", "uniform", "bns-murphy"]);
+    for r in &rows {
+        assert_eq!(r["correct"], Json::Bool(true), "{r}");
+        assert_eq!(r["runs"], 1);
+        let leaves: u64 = r["leaf_samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(leaves as f64, r["samples"].as_f64().unwrap(), "{r}");
+        for field in [
+            "best_move",
+            "value",
+            "best_value",
+            "wrong",
+            "error_rate",
+            "unsure",
+            "rounds",
+            "tests",
+            "delta",
+            "epsilon",
+            "rate",
+        ] {
+            assert!(r.get(field).is_some(), "{field} in {r}");
+        }
+    }
+    // The same seeds, the same samples.
+    let again = solve_json(&["--random", "width=3,depth=2,seed=1,model=bernoulli", "--epsilon", "0.1"]);
+    assert_eq!(rows, again);
+    // Many runs: an error rate and sample statistics.
+    let many = solve_json(&[
+        "--random",
+        "width=3,depth=2,seed=1,model=bernoulli",
+        "--algo",
+        "lucb-mcts,uniform",
+        "--epsilon",
+        "0.2",
+        "--runs",
+        "20",
+    ]);
+    for r in &many {
+        assert_eq!(r["runs"], 20);
+        assert_eq!(r["wrong"], 0);
+        assert!(r["best_move"].is_null() && r["samples_min"].as_u64() <= r["samples_max"].as_u64());
+    }
+    assert!(many[0]["samples"].as_f64() < many[1]["samples"].as_f64());
+    // Murphy's test answers a verdict.
+    let test = solve_json(&[
+        "--random",
+        "width=4,depth=1,seed=2,model=bernoulli,root=min",
+        "--threshold",
+        "0.5",
+    ]);
+    assert_eq!(test[0]["algorithm"], "murphy");
+    assert_eq!(test[0]["verdict"], "below");
+}
+
+#[test]
+fn files_of_means_and_gen() {
+    let out = ok(&["gen", "--random", "width=2,depth=2,seed=3,model=bernoulli"]);
+    assert!(out.stdout.contains("[[0.969,0.858],[0.131,0.769]]"), "{}", out.stdout);
+    let file = TempFile::new("means.tree", "# means\n[[0.969, 0.858],\n [0.131, 0.769]]\n");
+    let rows = solve_json(&["--tree", file.arg(), "--algo", "bns-murphy,lucb-mcts"]);
+    assert_eq!(rows[0]["best_move"], 0);
+    assert_eq!(rows[0]["value"], 0.858);
+    let bad = TempFile::new("bad.tree", "[[0.5, 0.25],\n [0.5, 1.5]]");
+    let e = fails(&["solve", "--tree", bad.arg(), "--algo", "lucb-mcts"]);
+    assert_contains(&e.stderr, &[":2:8: leaf `1.5` is not a probability"]);
+    // A file of means given to a deterministic search says what it is.
+    let e = fails(&["solve", "--tree", file.arg()]);
+    assert_contains(&e.stderr, &["leaf `0.969` is not an integer", "lucb-mcts"]);
+}
+
+#[test]
+fn stochastic_flags_and_names_are_checked() {
+    for (args, message) in [
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--algo", "sss"],
+            "has random leaves",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--algo", "lucb-mcts,sss"],
+            "mixes stochastic searches",
+        ),
+        (
+            vec!["--random", "width=2,depth=2", "--algo", "sss", "--delta", "0.1"],
+            "--delta applies to the stochastic",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--delta", "1.5"],
+            "--delta: the error probability delta",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--epsilon", "-0.1"],
+            "--epsilon: the tolerance",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--algo", "murphy"],
+            "--threshold: murphy tests",
+        ),
+        (
+            vec![
+                "--random",
+                "width=2,depth=2,model=bernoulli",
+                "--algo",
+                "uniform",
+                "--threshold",
+                "0.5",
+            ],
+            "takes no threshold",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--runs", "0"],
+            "--runs: the number of runs",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli,range=0..2000"],
+            "must lie within 0..1000",
+        ),
+        (
+            vec!["--random", "width=2,depth=2", "--runs", "2"],
+            "add `model=bernoulli`",
+        ),
+        (vec!["--game", "connect4", "--algo", "lucb-mcts"], "not on --game"),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--rate", "fast"],
+            "known: proven, heuristic",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--sampling", "greedy"],
+            "known: murphy, thompson, lcb, uniform",
+        ),
+    ] {
+        let mut all = vec!["solve"];
+        all.extend(args.iter());
+        let e = fails(&all);
+        assert_contains(&e.stderr, &[message]);
+    }
+}

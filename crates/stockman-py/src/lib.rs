@@ -21,6 +21,7 @@ mod engine;
 mod errors;
 mod pygame;
 mod running;
+mod sample;
 mod search;
 mod sources;
 mod trace;
@@ -58,13 +59,21 @@ fn table_algorithm_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// The names of the stochastic searches.
+#[pyfunction]
+fn sampler_names() -> Vec<&'static str> {
+    stockman::stochastic::SAMPLERS.iter().map(|s| s.name).collect()
+}
+
 #[pymodule]
 fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(batch::solve_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(sample::sample, m)?)?;
     m.add_function(wrap_pyfunction!(trace_json, m)?)?;
     m.add_function(wrap_pyfunction!(trace_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithm_names, m)?)?;
+    m.add_function(wrap_pyfunction!(sampler_names, m)?)?;
     m.add_function(wrap_pyfunction!(table_algorithm_names, m)?)?;
     m.add_class::<RandomTree>()?;
     m.add_class::<BuiltinGame>()?;

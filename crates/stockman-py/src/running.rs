@@ -160,7 +160,7 @@ pub(crate) fn solution_dict<'py>(py: Python<'py>, s: &Solution<BestMove>) -> PyR
 }
 
 /// A JSON value as the Python object `json.loads` would give.
-fn json_object<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn json_object<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value as J;
     Ok(match v {
         J::Null => py.None().into_bound(py),

@@ -47,6 +47,8 @@ __version__: str = _stockman.__version__
 
 __all__ = [
     "solve",
+    "sample",
+    "SAMPLERS",
     "solve_positions",
     "trace",
     "Trace",
@@ -76,6 +78,9 @@ __all__ = [
 
 #: Every algorithm's name, baselines first.
 ALGORITHMS: List[str] = list(_stockman.algorithm_names())
+
+#: The stochastic searches' names (for :func:`sample`).
+SAMPLERS: List[str] = list(_stockman.sampler_names())
 
 #: The algorithms that need a transposition table (a Python game needs ``hash()``).
 TABLE_ALGORITHMS: List[str] = list(_stockman.table_algorithm_names())
@@ -342,6 +347,86 @@ def solve(
         memory=_int("memory", memory, 0, 2**63 - 1),
     )
     return _raise_failures(rows)
+
+
+def _float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+def sample(
+    tree: str,
+    algorithms: Union[None, str, Sequence[str]] = None,
+    *,
+    delta: float = 0.1,
+    epsilon: float = 0.0,
+    max_samples: int = 10_000_000,
+    seed: int = 0,
+    rate: str = "proven",
+    interval: str = "kl",
+    sampling: str = "murphy",
+    threshold: Optional[float] = None,
+    runs: int = 1,
+    root: str = "max",
+) -> List[Dict[str, Any]]:
+    """Runs the stochastic searches on a tree of Bernoulli leaves; one dict per search.
+
+    ``tree``: the text of a tree of means (``"[[0.45, 0.5], [0.35, 0.6]]"``,
+    each from 0 to 1) or a random spec with ``model=bernoulli``
+    (``"width=3,depth=2,seed=1,model=bernoulli"``: the iid tree's values
+    divided by 1,000). A leaf sampled is 1 with its mean as probability; the
+    tree's value is the minimax of the means.
+
+    ``algorithms``: names from ``SAMPLERS``: ``"lucb-mcts"``,
+    ``"ugape-mcts"`` (Kaufmann and Koolen 2017), ``"uniform"`` (the
+    baseline), ``"murphy"`` (Murphy Sampling's test of the root's value
+    against ``threshold``) and ``"bns-murphy"`` (Best Node Search with
+    Murphy Sampling's tests: a construction of ours). Default: all but
+    ``murphy``, or ``murphy`` alone when ``threshold`` is given.
+
+    ``delta``: the probability of a wrong answer allowed; ``epsilon``: a
+    move within this much of the best is right (``murphy``: the test's
+    slack); ``max_samples``: a run answers without confidence once it has
+    drawn this many; ``seed``: the samples' seed; ``rate``: ``"proven"``
+    or ``"heuristic"`` (no union over the leaves; not covered by the
+    proof); ``interval``: ``"kl"`` or ``"hoeffding"``; ``sampling``: the
+    threshold tests' rule, ``"murphy"``, ``"thompson"``, ``"lcb"`` or
+    ``"uniform"``; ``runs``: repeat each search (run ``i``: seed ``seed +
+    i`` and, for a random spec, the tree of the spec's seed plus ``i``) and
+    report ``wrong``, ``error_rate`` and the samples' mean, min and max.
+
+    Each dict has the fields of ``stockman solve --format json`` on a
+    Bernoulli tree: ``algorithm``, ``runs``, ``best_move``, ``verdict``
+    (``murphy``), ``correct``, ``wrong``, ``error_rate``, ``unsure``,
+    ``samples``, ``samples_min``, ``samples_max``, ``rounds``, ``tests``,
+    ``value``, ``best_value``, ``bound``, ``leaf_samples``, ``delta``,
+    ``epsilon``, ``rate``.
+
+    Raises ``ValueError`` naming a bad argument (or the line and column of
+    a malformed tree) and ``TypeError`` for an argument of the wrong type.
+    """
+    if not isinstance(tree, str):
+        raise TypeError(f"tree must be a str (tree text or a model=bernoulli spec), got {type(tree).__name__}")
+    names = _algorithms(algorithms)
+    for name in ("rate", "interval", "sampling", "root"):
+        _text(name, locals()[name])
+    return list(
+        _stockman.sample(
+            tree,
+            names,
+            delta=_float("delta", delta),
+            epsilon=_float("epsilon", epsilon),
+            max_samples=_int("max_samples", max_samples, 1, 2**63 - 1),
+            seed=_int("seed", seed, 0, 2**64 - 1),
+            rate=rate,
+            interval=interval,
+            sampling=sampling,
+            threshold=None if threshold is None else _float("threshold", threshold),
+            runs=_int("runs", runs, 1, 2**63 - 1),
+            root=root,
+        )
+    )
 
 
 def solve_positions(

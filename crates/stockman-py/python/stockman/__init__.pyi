@@ -73,6 +73,24 @@ def solve_positions(
     parallel: Optional[str] = ...,
 ) -> Dict[str, List[Dict[str, Any]]]: ...
 
+SAMPLERS: List[str]
+
+def sample(
+    tree: str,
+    algorithms: Algorithms = None,
+    *,
+    delta: float = 0.1,
+    epsilon: float = 0.0,
+    max_samples: int = 10_000_000,
+    seed: int = 0,
+    rate: str = "proven",
+    interval: str = "kl",
+    sampling: str = "murphy",
+    threshold: Optional[float] = None,
+    runs: int = 1,
+    root: str = "max",
+) -> List[Dict[str, Any]]: ...
+
 def solve(
     source: Source,
     algorithms: Algorithms = None,

@@ -18,6 +18,18 @@ pub enum BernoulliSource {
 }
 
 impl BernoulliSource {
+    /// The random trees of a `model=bernoulli` spec; `root` MIN makes the
+    /// root MIN (as `root=min` in the spec does). The first tree is built
+    /// to check the spec whole (its size too).
+    pub fn random(spec: &str, root: crate::value::Role) -> Result<BernoulliSource, SpecError> {
+        let mut parsed = BernoulliTree::parse_spec(spec)?;
+        if root == crate::value::Role::Min {
+            parsed.root_role = root;
+        }
+        BernoulliTree::from_spec(&parsed)?;
+        Ok(BernoulliSource::Random(parsed))
+    }
+
     /// The tree of run `run`.
     pub fn tree(&self, run: u64) -> Result<BernoulliTree, SpecError> {
         match self {

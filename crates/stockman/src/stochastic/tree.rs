@@ -66,6 +66,12 @@ impl BernoulliTree {
     /// must lie within it), so that the means are those of `stockman gen`'s
     /// tree and every platform draws the same.
     pub fn random(spec: &str) -> Result<BernoulliTree, SpecError> {
+        BernoulliTree::from_spec(&BernoulliTree::parse_spec(spec)?)
+    }
+
+    /// The deterministic spec under a `model=bernoulli` spec (the spec
+    /// without its model), checked as [`BernoulliTree::from_spec`] takes it.
+    pub fn parse_spec(spec: &str) -> Result<RandomSpec, SpecError> {
         let mut rest = Vec::new();
         let mut bernoulli = false;
         for part in spec.split(',') {
@@ -84,24 +90,15 @@ impl BernoulliTree {
                 "`{spec}` is not a Bernoulli tree: add `model=bernoulli`"
             )));
         }
-        let spec = RandomSpec::parse(&rest.join(","))?;
-        BernoulliTree::from_spec(&spec)
+        let parsed = RandomSpec::parse(&rest.join(","))?;
+        check_spec(&parsed)?;
+        Ok(parsed)
     }
 
     /// The Bernoulli tree of a parsed spec (its model must be iid, its range
     /// within `0..=1000`: thousandths).
     pub fn from_spec(spec: &RandomSpec) -> Result<BernoulliTree, SpecError> {
-        if spec.model != ValueModel::Iid {
-            return Err(SpecError(
-                "a Bernoulli tree draws its means iid: drop `model=incremental`".into(),
-            ));
-        }
-        if spec.range.0 < 0 || spec.range.1 > 1000 {
-            return Err(SpecError(format!(
-                "range {}..{} must lie within 0..1000: a Bernoulli tree's means are thousandths",
-                spec.range.0, spec.range.1
-            )));
-        }
+        check_spec(spec)?;
         let shape = ExplicitTree::from_game(&RandomTree::new(spec.clone()), None, 4 * MAX_BERNOULLI_LEAVES)
             .filter(|t| t.leaf_count() <= MAX_BERNOULLI_LEAVES)
             .ok_or_else(|| {
@@ -338,6 +335,22 @@ impl BernoulliTree {
         }
         out
     }
+}
+
+/// What a Bernoulli tree asks of its spec: iid values within `0..=1000`.
+fn check_spec(spec: &RandomSpec) -> Result<(), SpecError> {
+    if spec.model != ValueModel::Iid {
+        return Err(SpecError(
+            "a Bernoulli tree draws its means iid: drop `model=incremental`".into(),
+        ));
+    }
+    if spec.range.0 < 0 || spec.range.1 > 1000 {
+        return Err(SpecError(format!(
+            "range {}..{} must lie within 0..1000: a Bernoulli tree's means are thousandths",
+            spec.range.0, spec.range.1
+        )));
+    }
+    Ok(())
 }
 
 /// A mean as the shortest decimal that reads back as the same number.

@@ -1,0 +1,224 @@
+//! `stockman solve` on Bernoulli trees: the stochastic searches' flags,
+//! and their rows (thin: the runs and their summary are the run layer's).
+
+use crate::input::read_text;
+use crate::Format;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::path::Path;
+use std::process::ExitCode;
+use stockman::run::stochastic::{sample_rows, BernoulliSource, SampleRow, SampleRunError};
+use stockman::stochastic::{BernoulliTree, Interval, Rate, SampleError, SampleOptions, Sampler, SamplingRule};
+use stockman::Role;
+
+/// The stochastic searches' options (`--algo lucb-mcts,ugape-mcts,uniform,murphy,bns-murphy`
+/// on a tree of Bernoulli means or a `model=bernoulli` random tree).
+#[derive(Args, Debug, Clone, Default)]
+pub struct SampleArgs {
+    /// Stochastic searches: the probability of a wrong answer allowed, in (0, 1) [default: 0.1].
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    pub delta: Option<f64>,
+    /// Stochastic searches: a move within this much of the best is right (murphy: the test's slack) [default: 0].
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
+    pub epsilon: Option<f64>,
+    /// Stochastic searches: the samples a run may draw before it answers without confidence [default: 10000000].
+    #[arg(long, value_name = "N")]
+    pub max_samples: Option<u64>,
+    /// Stochastic searches: the seed of the samples (run i uses seed + i) [default: 0].
+    #[arg(long, value_name = "SEED")]
+    pub sample_seed: Option<u64>,
+    /// Stochastic searches: `proven` (every interval holds with probability 1 - delta) or
+    /// `heuristic` (no union over the leaves, as Kaufmann and Koolen's experiments) [default: proven].
+    #[arg(long, value_name = "RATE")]
+    pub rate: Option<Rate>,
+    /// Stochastic searches: the leaves' intervals, `kl` or `hoeffding` [default: kl].
+    #[arg(long, value_name = "KIND", value_parser = parse_interval)]
+    pub interval: Option<Interval>,
+    /// murphy and bns-murphy: how the threshold test picks leaves: `murphy`, `thompson`, `lcb`
+    /// or `uniform` [default: murphy].
+    #[arg(long, value_name = "RULE")]
+    pub sampling: Option<SamplingRule>,
+    /// murphy: the threshold the root's value is tested against, in (0, 1).
+    #[arg(long, value_name = "GAMMA", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    /// Stochastic searches: repeat each search this many times (run i: sample seed + i, and for
+    /// --random the tree of seed + i) and report the error rate and the samples [default: 1].
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+}
+
+fn parse_interval(s: &str) -> Result<Interval, String> {
+    match s {
+        "kl" => Ok(Interval::Kl),
+        "hoeffding" => Ok(Interval::Hoeffding),
+        _ => Err(format!("unknown interval `{s}` (known: kl, hoeffding)")),
+    }
+}
+
+impl SampleArgs {
+    /// The first stochastic flag given, by name.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (self.delta.is_some(), "--delta"),
+            (self.epsilon.is_some(), "--epsilon"),
+            (self.max_samples.is_some(), "--max-samples"),
+            (self.sample_seed.is_some(), "--sample-seed"),
+            (self.rate.is_some(), "--rate"),
+            (self.interval.is_some(), "--interval"),
+            (self.sampling.is_some(), "--sampling"),
+            (self.threshold.is_some(), "--threshold"),
+            (self.runs.is_some(), "--runs"),
+        ]
+        .into_iter()
+        .find(|(on, _)| *on)
+        .map(|(_, name)| name)
+    }
+
+    fn options(&self) -> SampleOptions {
+        let d = SampleOptions::default();
+        SampleOptions {
+            delta: self.delta.unwrap_or(d.delta),
+            epsilon: self.epsilon.unwrap_or(d.epsilon),
+            max_samples: self.max_samples.unwrap_or(d.max_samples),
+            seed: self.sample_seed.unwrap_or(d.seed),
+            rate: self.rate.unwrap_or(d.rate),
+            interval: self.interval.unwrap_or(d.interval),
+            rule: self.sampling.unwrap_or(d.rule),
+            threshold: self.threshold,
+        }
+    }
+}
+
+/// Whether `solve` should run the stochastic searches: every `--algo` name
+/// is a sampler's, the random tree is `model=bernoulli`, or a stochastic
+/// flag is given without `--algo`. A mixture is
+/// an error that says which names belong where.
+pub fn wanted(algo: Option<&str>, random: Option<&str>, args: &SampleArgs) -> Result<bool> {
+    let bernoulli = random.is_some_and(|r| {
+        r.split(',').any(|p| {
+            p.split_once('=')
+                .is_some_and(|(k, v)| k.trim() == "model" && v.trim() == "bernoulli")
+        })
+    });
+    let names: Vec<&str> = algo.map(|a| a.split(',').map(str::trim).collect()).unwrap_or_default();
+    let sampled = names.iter().filter(|n| n.parse::<Sampler>().is_ok()).count();
+    if sampled > 0 && sampled < names.len() {
+        let other: Vec<&&str> = names.iter().filter(|n| n.parse::<Sampler>().is_err()).collect();
+        bail!(
+            "--algo mixes stochastic searches with others ({}): a tree has either Bernoulli leaves (lucb-mcts, \
+             ugape-mcts, uniform, murphy, bns-murphy) or values",
+            other.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+        );
+    }
+    // A stochastic flag without --algo asks for the stochastic searches too.
+    let stochastic = sampled > 0 || bernoulli || (names.is_empty() && args.given().is_some());
+    if bernoulli && !names.is_empty() && sampled == 0 {
+        bail!(
+            "a `model=bernoulli` tree has random leaves: search it with --algo lucb-mcts, ugape-mcts, uniform, \
+             murphy or bns-murphy, not `{}`",
+            names.join(",")
+        );
+    }
+    if !stochastic {
+        if let Some(flag) = args.given() {
+            bail!(
+                "{flag} applies to the stochastic searches (--algo lucb-mcts, ugape-mcts, uniform, murphy, bns-murphy)"
+            );
+        }
+    }
+    Ok(stochastic)
+}
+
+/// Runs the stochastic searches on a tree file of means or a random spec.
+pub fn run(
+    algo: Option<&str>,
+    tree: Option<&Path>,
+    random: Option<&str>,
+    root: Role,
+    args: &SampleArgs,
+    format: Format,
+) -> Result<ExitCode> {
+    let samplers: Vec<Sampler> = match algo {
+        Some(a) => a
+            .split(',')
+            .map(|n| n.trim().parse::<Sampler>())
+            .collect::<Result<_, _>>()?,
+        None if args.threshold.is_some() => vec![Sampler::Murphy],
+        None => Sampler::ALL.into_iter().filter(|s| s.finds_a_move()).collect(),
+    };
+    let source = match (tree, random) {
+        (Some(path), _) => {
+            let text = read_text(path)?;
+            let t = BernoulliTree::parse(&text, root)
+                .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
+            BernoulliSource::Tree(t)
+        }
+        (None, Some(spec)) => BernoulliSource::random(spec, root).with_context(|| format!("in --random `{spec}`"))?,
+        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
+    };
+    let rows = sample_rows(&source, &samplers, &args.options(), args.runs.unwrap_or(1)).map_err(|e| {
+        // The library's words, with the flag that sets the value.
+        let flag = match &e {
+            SampleRunError::Options(SampleError::Delta(_)) => "--delta",
+            SampleRunError::Options(SampleError::Epsilon(_)) => "--epsilon",
+            SampleRunError::Options(SampleError::NoThreshold | SampleError::Threshold(_)) => "--threshold",
+            SampleRunError::Options(SampleError::ThresholdUnused(_)) => "--threshold",
+            SampleRunError::NoRuns => "--runs",
+            SampleRunError::Spec(_) => "--random",
+        };
+        anyhow::anyhow!("{flag}: {e}")
+    })?;
+    match format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
+        Format::Text => print!("{}", table(&rows)),
+    }
+    let unsure = rows.iter().any(|r| r.unsure > 0);
+    if unsure {
+        eprintln!(
+            "note: some runs reached --max-samples before their rule stopped them: their answers carry no guarantee"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(rows: &[SampleRow]) -> String {
+    let mut out = String::new();
+    let many = rows.first().is_some_and(|r| r.runs > 1);
+    if many {
+        out.push_str(&format!(
+            "{:<12} {:>6} {:>6} {:>10} {:>12} {:>10} {:>10} {:>7}\n",
+            "algorithm", "runs", "wrong", "error_rate", "samples", "min", "max", "unsure"
+        ));
+        for r in rows {
+            out.push_str(&format!(
+                "{:<12} {:>6} {:>6} {:>10.4} {:>12.1} {:>10} {:>10} {:>7}\n",
+                r.algorithm, r.runs, r.wrong, r.error_rate, r.samples, r.samples_min, r.samples_max, r.unsure
+            ));
+        }
+        return out;
+    }
+    out.push_str(&format!(
+        "{:<12} {:>9} {:>8} {:>10} {:>8} {:>6} {:>10} {:>8}\n",
+        "algorithm", "best_move", "correct", "samples", "rounds", "tests", "value", "stopped"
+    ));
+    for r in rows {
+        let answer = match (r.best_move, r.verdict) {
+            (Some(m), _) => m.to_string(),
+            (None, Some(v)) => v.to_string(),
+            _ => "-".into(),
+        };
+        out.push_str(&format!(
+            "{:<12} {:>9} {:>8} {:>10} {:>8} {:>6} {:>10.4} {:>8}\n",
+            r.algorithm,
+            answer,
+            r.correct
+                .map_or("-".into(), |c| if c { "yes" } else { "no" }.to_string()),
+            r.samples as u64,
+            r.rounds,
+            r.tests,
+            r.value.unwrap_or(f64::NAN),
+            if r.unsure == 0 { "rule" } else { "budget" }
+        ));
+    }
+    out
+}
