@@ -128,9 +128,7 @@ fn the_same_seed_gives_the_same_samples() {
             seed: 11,
             ..SampleOptions::default()
         };
-        let t0 = std::time::Instant::now();
         let a = sampler.run(&tree, &opts).unwrap();
-        println!("{sampler}: {} samples {:?}", a.samples, t0.elapsed());
         assert_eq!(a, sampler.run(&tree, &opts).unwrap());
         assert_eq!(a.leaf_samples.iter().sum::<u64>(), a.samples);
         assert!(tree.good_moves(0.05).contains(&a.best_index.unwrap()), "{sampler}");
