@@ -47,13 +47,20 @@ fn best_arm_searches_err_at_most_delta_and_beat_uniform_sampling() {
             table.push(format!("{sampler} {rate}: {wrong} wrong, {samples} samples"));
         }
         assert!(spent[0] < spent[2] && spent[1] < spent[2], "{rate}: {spent:?}");
+        // Pinned (seeded): the figures algorithms.md quotes.
+        if rate == Rate::Proven {
+            assert_eq!(spent, [662_710, 690_368, 2_016_009]);
+        }
     }
     println!("{}", table.join("\n"));
 }
 
 #[test]
 fn bns_murphy_errs_at_most_delta() {
-    for (spec, root) in [("width=3,depth=2", ""), ("width=2,depth=3", ",root=min")] {
+    for (spec, root, pinned) in [
+        ("width=3,depth=2", "", 3_879_061),
+        ("width=2,depth=3", ",root=min", 3_253_621),
+    ] {
         let opts = SampleOptions {
             delta: 0.1,
             epsilon: 0.2,
@@ -63,6 +70,7 @@ fn bns_murphy_errs_at_most_delta() {
         println!("bns-murphy {spec}{root}: {wrong} wrong, {samples} samples");
         assert_eq!(unsure, 0);
         assert!(wrong <= 100, "{spec}: {wrong} wrong answers in 1000 runs at delta 0.1");
+        assert_eq!(samples, pinned, "{spec}{root}");
     }
 }
 
@@ -90,6 +98,13 @@ fn murphy_s_test_errs_at_most_delta_on_low_and_high_minima() {
             samples += out.samples;
         }
         println!("murphy test, {rule}: {wrong} wrong, {samples} samples");
+        let pinned = match rule {
+            SamplingRule::Murphy => 331_252,
+            SamplingRule::Thompson => 553_207,
+            SamplingRule::Lcb => 283_579,
+            SamplingRule::Uniform => 715_770,
+        };
+        assert_eq!(samples, pinned, "{rule}");
         assert!(wrong <= 100, "{rule}: {wrong} wrong verdicts in 1000 runs at delta 0.1");
     }
 }

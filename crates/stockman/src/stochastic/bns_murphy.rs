@@ -41,7 +41,7 @@
 //! assert!(out.tests >= 3);
 //! ```
 
-use super::murphy::{Counts, ThresholdTest, Verdict};
+use super::murphy::{Counts, Question, ThresholdTest, Verdict};
 use super::tree::BernoulliTree;
 use super::{SampleOptions, SampleOutcome, Sampler};
 use crate::value::Role;
@@ -67,17 +67,15 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
         for &a in &candidates {
             tests += 1;
             let delta_k = 6.0 * opts.delta / (PI * PI * (tests * tests) as f64);
-            let mut test = ThresholdTest::new(
-                tree,
-                moves[a],
+            let q = Question {
                 gamma,
                 eta,
-                delta_k,
-                opts.rule,
-                opts.interval,
-                opts.rate,
-                &counts,
-            );
+                delta: delta_k,
+                rule: opts.rule,
+                interval: opts.interval,
+                rate: opts.rate,
+            };
+            let mut test = ThresholdTest::new(tree, moves[a], q, &counts);
             let r = test.run(&mut counts, opts.max_samples, rng);
             match r {
                 Some(v) if v == better => kept.push(a),

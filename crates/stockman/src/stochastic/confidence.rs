@@ -218,6 +218,21 @@ fn ln_front(x: f64, a: f64, b: f64) -> f64 {
     a * x.ln() + b * (1.0 - x).ln() - ln_beta
 }
 
+/// One step of Lentz's method with the term `aa`: the factor it multiplies by.
+fn lentz(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    *d = 1.0 + aa * *d;
+    if d.abs() < TINY {
+        *d = TINY;
+    }
+    *c = 1.0 + aa / *c;
+    if c.abs() < TINY {
+        *c = TINY;
+    }
+    *d = 1.0 / *d;
+    *d * *c
+}
+
 /// The continued fraction of the incomplete Beta function (modified Lentz).
 fn continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     const TINY: f64 = 1e-300;
@@ -232,28 +247,8 @@ fn continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     for m in 1..100_000 {
         let m = f64::from(m);
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        h *= lentz(m * (b - m) * x / ((qam + m2) * (a + m2)), &mut c, &mut d);
+        let del = lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &mut c, &mut d);
         h *= del;
         if (del - 1.0).abs() < 1e-15 {
             break;

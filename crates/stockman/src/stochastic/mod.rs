@@ -152,17 +152,15 @@ impl Sampler {
             Sampler::Murphy => {
                 let gamma = opts.threshold.expect("validated");
                 let mut counts = murphy::Counts::new(tree.leaf_count());
-                let mut test = murphy::ThresholdTest::new(
-                    tree,
-                    0,
+                let q = murphy::Question {
                     gamma,
-                    opts.epsilon,
-                    opts.delta,
-                    opts.rule,
-                    opts.interval,
-                    opts.rate,
-                    &counts,
-                );
+                    eta: opts.epsilon,
+                    delta: opts.delta,
+                    rule: opts.rule,
+                    interval: opts.interval,
+                    rate: opts.rate,
+                };
+                let mut test = murphy::ThresholdTest::new(tree, 0, q, &counts);
                 let verdict = test.run(&mut counts, opts.max_samples, &mut rng);
                 SampleOutcome {
                     sampler: self,

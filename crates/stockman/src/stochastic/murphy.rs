@@ -176,6 +176,18 @@ impl Counts {
     }
 }
 
+/// What a threshold test asks: is the value below `gamma + eta` or above
+/// `gamma - eta`, wrong with probability at most `delta`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Question {
+    pub(crate) gamma: f64,
+    pub(crate) eta: f64,
+    pub(crate) delta: f64,
+    pub(crate) rule: SamplingRule,
+    pub(crate) interval: Interval,
+    pub(crate) rate: Rate,
+}
+
 /// One test of a node's value against a threshold.
 pub(crate) struct ThresholdTest<'t> {
     tree: &'t BernoulliTree,
@@ -198,18 +210,15 @@ pub(crate) struct ThresholdTest<'t> {
 }
 
 impl<'t> ThresholdTest<'t> {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        tree: &'t BernoulliTree,
-        node: u32,
-        gamma: f64,
-        eta: f64,
-        delta: f64,
-        rule: SamplingRule,
-        interval: Interval,
-        rate: Rate,
-        counts: &Counts,
-    ) -> ThresholdTest<'t> {
+    pub(crate) fn new(tree: &'t BernoulliTree, node: u32, q: Question, counts: &Counts) -> ThresholdTest<'t> {
+        let Question {
+            gamma,
+            eta,
+            delta,
+            rule,
+            interval,
+            rate,
+        } = q;
         let len = tree.len();
         let mut t = ThresholdTest {
             tree,
@@ -563,7 +572,15 @@ pub fn sampling_proportions(tree: &BernoulliTree, gamma: f64, rule: SamplingRule
     use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut counts = Counts::new(tree.leaf_count());
-    let mut test = ThresholdTest::new(tree, 0, gamma, 0.0, 0.1, rule, Interval::Kl, Rate::Proven, &counts);
+    let q = Question {
+        gamma,
+        eta: 0.0,
+        delta: 0.1,
+        rule,
+        interval: Interval::Kl,
+        rate: Rate::Proven,
+    };
+    let mut test = ThresholdTest::new(tree, 0, q, &counts);
     for _ in 0..samples {
         test.step(&mut counts, &mut rng);
     }
