@@ -163,8 +163,11 @@ pub fn run(
             SampleRunError::Options(SampleError::Epsilon(_)) => "--epsilon",
             SampleRunError::Options(SampleError::NoThreshold | SampleError::Threshold(_)) => "--threshold",
             SampleRunError::Options(SampleError::ThresholdUnused(_)) => "--threshold",
+            SampleRunError::Options(SampleError::NoBudget) => "--max-samples",
+            SampleRunError::Options(SampleError::NoMove) => "--algo",
             SampleRunError::NoRuns => "--runs",
             SampleRunError::Spec(_) => "--random",
+            SampleRunError::Internal(_) => "internal error",
         };
         anyhow::anyhow!("{flag}: {e}")
     })?;

@@ -2354,6 +2354,14 @@ fn stochastic_flags_and_names_are_checked() {
         ),
         (vec!["--game", "connect4", "--algo", "lucb-mcts"], "not on --game"),
         (
+            vec!["--random", "width=1,depth=0,model=bernoulli"],
+            "--algo: the root is a leaf",
+        ),
+        (
+            vec!["--random", "width=2,depth=2,model=bernoulli", "--max-samples", "0"],
+            "--max-samples: the budget",
+        ),
+        (
             vec!["--random", "width=2,depth=2,model=bernoulli", "--rate", "fast"],
             "known: proven, heuristic",
         ),

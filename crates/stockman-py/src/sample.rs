@@ -75,9 +75,12 @@ pub(crate) fn sample<'py>(
             let name = match &e {
                 SampleRunError::Options(SampleError::Delta(_)) => "delta",
                 SampleRunError::Options(SampleError::Epsilon(_)) => "epsilon",
+                SampleRunError::Options(SampleError::NoBudget) => "max_samples",
+                SampleRunError::Options(SampleError::NoMove) => "tree",
                 SampleRunError::Options(_) => "threshold",
                 SampleRunError::NoRuns => "runs",
                 SampleRunError::Spec(_) => "tree",
+                SampleRunError::Internal(_) => "internal error",
             };
             bad(name, e)
         })?;

@@ -54,3 +54,11 @@ def test_bad_arguments_name_themselves(kwargs, error, words):
     with pytest.raises(error, match=None) as e:
         stockman.sample(**kwargs)
     assert words in str(e.value)
+
+
+def test_a_root_that_is_a_leaf_has_no_move_but_can_be_tested():
+    with pytest.raises(ValueError) as e:
+        stockman.sample("0.5")
+    assert "tree: the root is a leaf" in str(e.value)
+    (row,) = stockman.sample("0.5", threshold=0.3)
+    assert row["verdict"] == "above"

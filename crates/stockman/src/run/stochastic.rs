@@ -101,6 +101,8 @@ pub enum SampleRunError {
     Spec(SpecError),
     /// Zero runs.
     NoRuns,
+    /// A bug: a search panicked (or its thread could not start).
+    Internal(String),
 }
 
 impl std::fmt::Display for SampleRunError {
@@ -109,6 +111,7 @@ impl std::fmt::Display for SampleRunError {
             SampleRunError::Options(e) => e.fmt(f),
             SampleRunError::Spec(e) => e.fmt(f),
             SampleRunError::NoRuns => f.write_str("the number of runs must be at least 1"),
+            SampleRunError::Internal(m) => f.write_str(m),
         }
     }
 }
@@ -116,8 +119,25 @@ impl std::fmt::Display for SampleRunError {
 impl std::error::Error for SampleRunError {}
 
 /// Runs each sampler `runs` times (run `i` with sample seed `opts.seed + i`)
-/// and summarises each in a row.
+/// and summarises each in a row. The searches run on a thread whose stack
+/// fits the tree's height (a threshold test recurses on the tree).
 pub fn sample_rows(
+    source: &BernoulliSource,
+    samplers: &[Sampler],
+    opts: &SampleOptions,
+    runs: u64,
+) -> Result<Vec<SampleRow>, SampleRunError> {
+    let height = match source {
+        BernoulliSource::Tree(t) => t.height(),
+        BernoulliSource::Random(spec) => spec.depth,
+    };
+    super::on_stack(super::stack_bytes(u64::from(height)), || {
+        rows_here(source, samplers, opts, runs)
+    })
+    .map_err(|e| SampleRunError::Internal(e.to_string()))?
+}
+
+fn rows_here(
     source: &BernoulliSource,
     samplers: &[Sampler],
     opts: &SampleOptions,

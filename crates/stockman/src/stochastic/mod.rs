@@ -143,6 +143,9 @@ impl Sampler {
     /// `1 - delta`, or its budget is spent.
     pub fn run(self, tree: &BernoulliTree, opts: &SampleOptions) -> Result<SampleOutcome, SampleError> {
         opts.validate(self)?;
+        if self.finds_a_move() && tree.children(0).is_empty() {
+            return Err(SampleError::NoMove);
+        }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(opts.seed);
         Ok(match self {
             Sampler::LucbMcts => best_arm::identify::<lucb_mcts::Lucb>(tree, opts, &mut rng),
@@ -261,6 +264,9 @@ impl SampleOptions {
         if !(0.0..1.0).contains(&self.epsilon) {
             return Err(SampleError::Epsilon(self.epsilon));
         }
+        if self.max_samples == 0 {
+            return Err(SampleError::NoBudget);
+        }
         match (sampler, self.threshold) {
             (Sampler::Murphy, None) => Err(SampleError::NoThreshold),
             (Sampler::Murphy, Some(t)) if !(t > 0.0 && t < 1.0) => Err(SampleError::Threshold(t)),
@@ -283,6 +289,10 @@ pub enum SampleError {
     Threshold(f64),
     /// A threshold given to a search that finds a move.
     ThresholdUnused(Sampler),
+    /// A budget of no sample.
+    NoBudget,
+    /// A search for a move on a tree whose root is a leaf.
+    NoMove,
 }
 
 impl fmt::Display for SampleError {
@@ -296,6 +306,11 @@ impl fmt::Display for SampleError {
             SampleError::NoThreshold => write!(f, "murphy tests the root's value against a threshold: give one"),
             SampleError::Threshold(t) => write!(f, "the threshold must lie strictly between 0 and 1, not {t}"),
             SampleError::ThresholdUnused(s) => write!(f, "{s} finds a move and takes no threshold (only murphy does)"),
+            SampleError::NoBudget => write!(f, "the budget of samples must be at least 1"),
+            SampleError::NoMove => write!(
+                f,
+                "the root is a leaf: there is no move to choose (murphy can test its value)"
+            ),
         }
     }
 }

@@ -103,7 +103,8 @@ impl BernoulliTree {
             .filter(|t| t.leaf_count() <= MAX_BERNOULLI_LEAVES)
             .ok_or_else(|| {
                 SpecError(format!(
-                    "the tree `{spec}` has more than {MAX_BERNOULLI_LEAVES} leaves (every leaf of a Bernoulli tree keeps its statistics)"
+                    "the tree of width {} and depth {} has more than {MAX_BERNOULLI_LEAVES} leaves (every leaf of a Bernoulli tree keeps its statistics)",
+                    spec.width, spec.depth
                 ))
             })?;
         Ok(BernoulliTree::from_shape(&shape, |v| f64::from(v) / 1000.0))
@@ -178,6 +179,11 @@ impl BernoulliTree {
     /// Whether the tree has no node (never true).
     pub fn is_empty(&self) -> bool {
         self.depth.is_empty()
+    }
+
+    /// The height: the largest depth of any node.
+    pub fn height(&self) -> u32 {
+        self.depth.iter().copied().max().unwrap_or(0)
     }
 
     /// Number of leaves (arms).
