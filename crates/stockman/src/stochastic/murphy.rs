@@ -192,12 +192,7 @@ pub(crate) struct Question {
 pub(crate) struct ThresholdTest<'t> {
     tree: &'t BernoulliTree,
     node: u32,
-    gamma: f64,
-    eta: f64,
-    delta: f64,
-    rule: SamplingRule,
-    interval: Interval,
-    rate: Rate,
+    q: Question,
     /// Leaves whose failure can make "above" (`hi`) or "below" (`lo`) wrong.
     witnesses_above: u64,
     witnesses_below: u64,
@@ -211,24 +206,11 @@ pub(crate) struct ThresholdTest<'t> {
 
 impl<'t> ThresholdTest<'t> {
     pub(crate) fn new(tree: &'t BernoulliTree, node: u32, q: Question, counts: &Counts) -> ThresholdTest<'t> {
-        let Question {
-            gamma,
-            eta,
-            delta,
-            rule,
-            interval,
-            rate,
-        } = q;
         let len = tree.len();
         let mut t = ThresholdTest {
             tree,
             node,
-            gamma,
-            eta,
-            delta,
-            rule,
-            interval,
-            rate,
+            q,
             witnesses_above: witnesses(tree, node, Role::Max),
             witnesses_below: witnesses(tree, node, Role::Min),
             lo: vec![0.0; len],
@@ -252,9 +234,9 @@ impl<'t> ThresholdTest<'t> {
     /// The verdict the samples allow now, if any.
     pub(crate) fn verdict(&self) -> Option<Verdict> {
         let n = self.node as usize;
-        if self.lo[n] > self.gamma - self.eta {
+        if self.lo[n] > self.q.gamma - self.q.eta {
             Some(Verdict::Above)
-        } else if self.hi[n] < self.gamma + self.eta {
+        } else if self.hi[n] < self.q.gamma + self.q.eta {
             Some(Verdict::Below)
         } else {
             None
@@ -297,14 +279,16 @@ impl<'t> ThresholdTest<'t> {
             let (n, mean) = (counts.n[l], counts.mean(l));
             // "Above" is wrong only if a low witness's lower bound fails.
             self.lo[i] = self
+                .q
                 .interval
-                .lower(mean, n, test_level(self.rate, n, self.delta, self.witnesses_above));
+                .lower(mean, n, test_level(self.q.rate, n, self.q.delta, self.witnesses_above));
             self.hi[i] = self
+                .q
                 .interval
-                .upper(mean, n, test_level(self.rate, n, self.delta, self.witnesses_below));
-            if self.rule == SamplingRule::Murphy {
+                .upper(mean, n, test_level(self.q.rate, n, self.q.delta, self.witnesses_below));
+            if self.q.rule == SamplingRule::Murphy {
                 let (a, b) = (1.0 + counts.ones[l] as f64, 1.0 + (n - counts.ones[l]) as f64);
-                (self.lp[i], self.lq[i]) = ln_beta_tails(self.gamma, a, b);
+                (self.lp[i], self.lq[i]) = ln_beta_tails(self.q.gamma, a, b);
             }
             return;
         }
@@ -318,7 +302,7 @@ impl<'t> ThresholdTest<'t> {
             hi = pick(hi, self.hi[c as usize]);
         }
         (self.lo[i], self.hi[i]) = (lo, hi);
-        if self.rule == SamplingRule::Murphy {
+        if self.q.rule == SamplingRule::Murphy {
             // Below at a MIN node: some child below, first one j: its
             // elder brothers above. Above at a MAX node alike.
             let (mut all, mut some, mut elder) = (0.0, f64::NEG_INFINITY, 0.0);
@@ -342,7 +326,7 @@ impl<'t> ThresholdTest<'t> {
     }
 
     fn choose(&self, counts: &Counts, rng: &mut impl Rng) -> usize {
-        match self.rule {
+        match self.q.rule {
             SamplingRule::Uniform => {
                 let leaves = leaves_below(self.tree, self.node);
                 leaves.min_by_key(|&l| (counts.n[l], l)).expect("a node has leaves")
@@ -480,7 +464,7 @@ impl<'t> ThresholdTest<'t> {
                 Some(side) => truncated_beta(
                     a,
                     b,
-                    self.gamma,
+                    self.q.gamma,
                     side,
                     self.lp[node as usize],
                     self.lq[node as usize],
