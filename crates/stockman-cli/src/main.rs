@@ -164,7 +164,7 @@ fn reset_sigpipe() {
 }
 
 fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
-    if sample::wanted(None, Some(&a.random), &sample::SampleArgs::default())? {
+    if stockman::stochastic::BernoulliTree::names_bernoulli(&a.random) {
         // A tree of Bernoulli means, from the same generator.
         let t = stockman::stochastic::BernoulliTree::random(&a.random)
             .map_err(|e| anyhow::anyhow!("in --random `{}`: {e}", a.random))?;

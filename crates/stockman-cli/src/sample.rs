@@ -32,7 +32,7 @@ pub struct SampleArgs {
     #[arg(long, value_name = "RATE")]
     pub rate: Option<Rate>,
     /// Stochastic searches: the leaves' intervals, `kl` or `hoeffding` [default: kl].
-    #[arg(long, value_name = "KIND", value_parser = parse_interval)]
+    #[arg(long, value_name = "KIND")]
     pub interval: Option<Interval>,
     /// murphy and bns-murphy: how the threshold test picks leaves: `murphy`, `thompson`, `lcb`
     /// or `uniform` [default: murphy].
@@ -45,14 +45,6 @@ pub struct SampleArgs {
     /// --random the tree of seed + i) and report the error rate and the samples [default: 1].
     #[arg(long, value_name = "N")]
     pub runs: Option<u64>,
-}
-
-fn parse_interval(s: &str) -> Result<Interval, String> {
-    match s {
-        "kl" => Ok(Interval::Kl),
-        "hoeffding" => Ok(Interval::Hoeffding),
-        _ => Err(format!("unknown interval `{s}` (known: kl, hoeffding)")),
-    }
 }
 
 impl SampleArgs {
@@ -94,12 +86,7 @@ impl SampleArgs {
 /// flag is given without `--algo`. A mixture is
 /// an error that says which names belong where.
 pub fn wanted(algo: Option<&str>, random: Option<&str>, args: &SampleArgs) -> Result<bool> {
-    let bernoulli = random.is_some_and(|r| {
-        r.split(',').any(|p| {
-            p.split_once('=')
-                .is_some_and(|(k, v)| k.trim() == "model" && v.trim() == "bernoulli")
-        })
-    });
+    let bernoulli = random.is_some_and(BernoulliTree::names_bernoulli);
     let names: Vec<&str> = algo.map(|a| a.split(',').map(str::trim).collect()).unwrap_or_default();
     let sampled = names.iter().filter(|n| n.parse::<Sampler>().is_ok()).count();
     if sampled > 0 && sampled < names.len() {
@@ -143,8 +130,7 @@ pub fn run(
             .split(',')
             .map(|n| n.trim().parse::<Sampler>())
             .collect::<Result<_, _>>()?,
-        None if args.threshold.is_some() => vec![Sampler::Murphy],
-        None => Sampler::ALL.into_iter().filter(|s| s.finds_a_move()).collect(),
+        None => Sampler::defaults(args.threshold),
     };
     let source = match (tree, random) {
         (Some(path), _) => {

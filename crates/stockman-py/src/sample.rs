@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use stockman::run::stochastic::{sample_rows, BernoulliSource, SampleRunError};
-use stockman::stochastic::{BernoulliTree, Interval, SampleError, SampleOptions, Sampler};
+use stockman::stochastic::{BernoulliTree, SampleError, SampleOptions, Sampler};
 use stockman::Role;
 
 /// A value error naming the argument.
@@ -47,8 +47,7 @@ pub(crate) fn sample<'py>(
             .iter()
             .map(|n| n.parse::<Sampler>().map_err(|e| bad("algorithms", e)))
             .collect::<PyResult<_>>()?,
-        None if threshold.is_some() => vec![Sampler::Murphy],
-        None => Sampler::ALL.into_iter().filter(|s| s.finds_a_move()).collect(),
+        None => Sampler::defaults(threshold),
     };
     let opts = SampleOptions {
         delta,
@@ -56,16 +55,7 @@ pub(crate) fn sample<'py>(
         max_samples,
         seed,
         rate: rate.parse().map_err(|e| bad("rate", e))?,
-        interval: match interval {
-            "kl" => Interval::Kl,
-            "hoeffding" => Interval::Hoeffding,
-            other => {
-                return Err(bad(
-                    "interval",
-                    format!("unknown interval `{other}` (known: kl, hoeffding)"),
-                ))
-            }
-        },
+        interval: interval.parse().map_err(|e: String| bad("interval", e))?,
         rule: sampling.parse().map_err(|e| bad("sampling", e))?,
         threshold,
     };

@@ -9,6 +9,7 @@
 //! interval holds, so does every node's: max and min are monotone.
 
 use super::confidence::{Interval, Rate};
+use super::murphy::Counts;
 use super::tree::BernoulliTree;
 use super::{SampleOptions, SampleOutcome, Sampler};
 use crate::value::Role;
@@ -17,9 +18,8 @@ use rand::Rng;
 /// Sample counts, intervals and representatives of a whole tree.
 pub(crate) struct Summary<'t> {
     pub(crate) tree: &'t BernoulliTree,
-    /// Per leaf: samples and ones.
-    pub(crate) n: Vec<u64>,
-    pub(crate) ones: Vec<u64>,
+    /// Every leaf's samples.
+    counts: Counts,
     /// Per node: interval, empirical minimax value, representative child.
     lo: Vec<f64>,
     hi: Vec<f64>,
@@ -28,8 +28,6 @@ pub(crate) struct Summary<'t> {
     rate: Rate,
     interval: Interval,
     delta: f64,
-    /// Samples drawn.
-    pub(crate) samples: u64,
 }
 
 impl<'t> Summary<'t> {
@@ -37,8 +35,7 @@ impl<'t> Summary<'t> {
         let len = tree.len();
         let mut s = Summary {
             tree,
-            n: vec![0; tree.leaf_count()],
-            ones: vec![0; tree.leaf_count()],
+            counts: Counts::new(tree.leaf_count()),
             lo: vec![0.0; len],
             hi: vec![1.0; len],
             emp: vec![0.5; len],
@@ -46,7 +43,6 @@ impl<'t> Summary<'t> {
             rate: opts.rate,
             interval: opts.interval,
             delta: opts.delta,
-            samples: 0,
         };
         for node in (0..len as u32).rev() {
             s.refresh(node);
@@ -56,10 +52,7 @@ impl<'t> Summary<'t> {
 
     /// Samples leaf `leaf` once and brings its ancestors' intervals up to date.
     pub(crate) fn sample(&mut self, leaf: usize, rng: &mut impl Rng) {
-        let one = self.tree.sample(leaf, rng);
-        self.n[leaf] += 1;
-        self.ones[leaf] += u64::from(one);
-        self.samples += 1;
+        self.counts.draw(self.tree, leaf, rng);
         let mut node = self.tree.leaf_node(leaf);
         loop {
             self.refresh(node);
@@ -74,8 +67,7 @@ impl<'t> Summary<'t> {
     fn refresh(&mut self, node: u32) {
         let i = node as usize;
         if let Some(l) = self.tree.leaf_of(node) {
-            let n = self.n[l];
-            let mean = if n == 0 { 0.5 } else { self.ones[l] as f64 / n as f64 };
+            let (n, mean) = (self.counts.n[l], self.counts.mean(l));
             let level = self.rate.level(n, self.delta, self.tree.leaf_count());
             self.lo[i] = self.interval.lower(mean, n, level);
             self.hi[i] = self.interval.upper(mean, n, level);
@@ -174,12 +166,12 @@ impl<'t> Summary<'t> {
             sampler,
             best_index: Some(best),
             verdict: None,
-            samples: self.samples,
+            samples: self.counts.samples,
             rounds,
             tests: 0,
             confident,
             bound: Some(bound),
-            leaf_samples: self.n,
+            leaf_samples: self.counts.n,
         }
     }
 }
@@ -209,7 +201,7 @@ pub(crate) fn identify<R: RoundRule>(tree: &BernoulliTree, opts: &SampleOptions,
         if s.arm(c).1 - s.arm(b).0 < opts.epsilon {
             return s.outcome(R::SAMPLER, b, rounds, true);
         }
-        if s.samples >= opts.max_samples {
+        if s.counts.samples >= opts.max_samples {
             return s.outcome(R::SAMPLER, b, rounds, false);
         }
         R::sample(&mut s, b, c, rng);

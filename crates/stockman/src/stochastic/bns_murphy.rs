@@ -100,7 +100,8 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
         }
     }
     // Every candidate will do: the one of best empirical value.
-    let empirical = |a: usize| empirical_value(tree, moves[a], &counts);
+    let estimates = tree.minimax(|l| counts.mean(l));
+    let empirical = |a: usize| estimates[moves[a] as usize];
     let best = candidates
         .iter()
         .copied()
@@ -127,21 +128,5 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
         confident,
         bound: Some((alpha.max(0.0), beta.min(1.0))),
         leaf_samples: counts.n,
-    }
-}
-
-/// The minimax of the empirical means below `node` (0.5 for a leaf not sampled).
-fn empirical_value(tree: &BernoulliTree, node: u32, counts: &Counts) -> f64 {
-    if let Some(l) = tree.leaf_of(node) {
-        return if counts.n[l] == 0 {
-            0.5
-        } else {
-            counts.ones[l] as f64 / counts.n[l] as f64
-        };
-    }
-    let each = tree.children(node).map(|c| empirical_value(tree, c, counts));
-    match tree.role(node) {
-        Role::Max => each.fold(f64::NEG_INFINITY, f64::max),
-        Role::Min => each.fold(f64::INFINITY, f64::min),
     }
 }

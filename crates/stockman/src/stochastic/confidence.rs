@@ -73,6 +73,17 @@ impl Interval {
     }
 }
 
+impl FromStr for Interval {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Interval, String> {
+        match s {
+            "kl" => Ok(Interval::Kl),
+            "hoeffding" => Ok(Interval::Hoeffding),
+            _ => Err(format!("unknown interval `{s}` (known: kl, hoeffding)")),
+        }
+    }
+}
+
 /// The exploration rate `beta(n, delta)`: the level of a leaf's interval
 /// after `n` samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

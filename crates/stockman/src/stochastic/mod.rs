@@ -124,6 +124,15 @@ impl Sampler {
         Sampler::BnsMurphy,
     ];
 
+    /// What the front ends run when no sampler is named: `murphy` alone
+    /// given a threshold, else every sampler that finds a move.
+    pub fn defaults(threshold: Option<f64>) -> Vec<Sampler> {
+        match threshold {
+            Some(_) => vec![Sampler::Murphy],
+            None => Sampler::ALL.into_iter().filter(|s| s.finds_a_move()).collect(),
+        }
+    }
+
     /// Its row of [`SAMPLERS`].
     pub fn info(self) -> &'static SamplerInfo {
         &SAMPLERS[self as usize]

@@ -167,12 +167,26 @@ impl Counts {
         }
     }
 
-    fn mean(&self, l: usize) -> f64 {
+    /// Samples leaf `leaf` of `tree` once and counts it.
+    pub(crate) fn draw(&mut self, tree: &BernoulliTree, leaf: usize, rng: &mut impl Rng) {
+        let one = tree.sample(leaf, rng);
+        self.n[leaf] += 1;
+        self.ones[leaf] += u64::from(one);
+        self.samples += 1;
+    }
+
+    /// A leaf's empirical mean (0.5, the prior's, before any sample).
+    pub(crate) fn mean(&self, l: usize) -> f64 {
         if self.n[l] == 0 {
             0.5
         } else {
             self.ones[l] as f64 / self.n[l] as f64
         }
+    }
+
+    /// A leaf's Beta posterior under a uniform prior: `(1 + ones, 1 + zeros)`.
+    fn posterior(&self, l: usize) -> (f64, f64) {
+        (1.0 + self.ones[l] as f64, 1.0 + (self.n[l] - self.ones[l]) as f64)
     }
 }
 
@@ -259,10 +273,7 @@ impl<'t> ThresholdTest<'t> {
     /// Picks a leaf by the rule and samples it once.
     pub(crate) fn step(&mut self, counts: &mut Counts, rng: &mut impl Rng) {
         let leaf = self.choose(counts, rng);
-        let one = self.tree.sample(leaf, rng);
-        counts.n[leaf] += 1;
-        counts.ones[leaf] += u64::from(one);
-        counts.samples += 1;
+        counts.draw(self.tree, leaf, rng);
         let mut node = self.tree.leaf_node(leaf);
         loop {
             self.refresh(node, counts);
@@ -287,7 +298,7 @@ impl<'t> ThresholdTest<'t> {
                 .interval
                 .upper(mean, n, test_level(self.q.rate, n, self.q.delta, self.witnesses_below));
             if self.q.rule == SamplingRule::Murphy {
-                let (a, b) = (1.0 + counts.ones[l] as f64, 1.0 + (n - counts.ones[l]) as f64);
+                let (a, b) = counts.posterior(l);
                 (self.lp[i], self.lq[i]) = ln_beta_tails(self.q.gamma, a, b);
             }
             return;
@@ -458,7 +469,7 @@ impl<'t> ThresholdTest<'t> {
     /// node's side if given): the node's drawn value and principal leaf.
     fn draw(&self, node: u32, below: Option<bool>, counts: &Counts, rng: &mut impl Rng) -> (f64, usize) {
         if let Some(l) = self.tree.leaf_of(node) {
-            let (a, b) = (1.0 + counts.ones[l] as f64, 1.0 + (counts.n[l] - counts.ones[l]) as f64);
+            let (a, b) = counts.posterior(l);
             let theta = match below {
                 None => Beta::new(a, b).expect("positive parameters").sample(rng),
                 Some(side) => truncated_beta(

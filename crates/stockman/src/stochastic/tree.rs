@@ -69,6 +69,14 @@ impl BernoulliTree {
         BernoulliTree::from_spec(&BernoulliTree::parse_spec(spec)?)
     }
 
+    /// Whether a random-tree spec asks for Bernoulli leaves (`model=bernoulli`).
+    pub fn names_bernoulli(spec: &str) -> bool {
+        spec.split(',').any(|p| {
+            p.split_once('=')
+                .is_some_and(|(k, v)| k.trim() == "model" && v.trim() == "bernoulli")
+        })
+    }
+
     /// The deterministic spec under a `model=bernoulli` spec (the spec
     /// without its model), checked as [`BernoulliTree::from_spec`] takes it.
     pub fn parse_spec(spec: &str) -> Result<RandomSpec, SpecError> {
@@ -242,13 +250,15 @@ impl BernoulliTree {
         rng.random::<f64>() < self.means[leaf]
     }
 
-    /// The minimax value of the means below `node`.
-    pub fn node_value(&self, node: u32) -> f64 {
-        // Post-order without recursion: children have larger numbers.
+    /// The minimax value of every node, in one pass from the leaves up,
+    /// with `leaf(l)` the value of leaf number `l` (its mean, or an
+    /// estimate of it).
+    pub fn minimax(&self, leaf: impl Fn(usize) -> f64) -> Vec<f64> {
         let mut value = vec![0.0; self.len()];
-        for id in (node as usize..self.len()).rev() {
+        // Children have larger numbers than their parents.
+        for id in (0..self.len()).rev() {
             value[id] = match self.leaf_of(id as u32) {
-                Some(l) => self.means[l],
+                Some(l) => leaf(l),
                 None => {
                     let vals = self.children(id as u32).map(|c| value[c as usize]);
                     match self.role(id as u32) {
@@ -258,7 +268,12 @@ impl BernoulliTree {
                 }
             };
         }
-        value[node as usize]
+        value
+    }
+
+    /// The minimax value of the means below `node`.
+    pub fn node_value(&self, node: u32) -> f64 {
+        self.minimax(|l| self.means[l])[node as usize]
     }
 
     /// The tree's value: the minimax of the means.
@@ -266,9 +281,10 @@ impl BernoulliTree {
         self.node_value(0)
     }
 
-    /// The value of each root move, left to right (the root alone if it is a leaf).
+    /// The value of each root move, left to right (none if the root is a leaf).
     pub fn root_values(&self) -> Vec<f64> {
-        self.children(0).map(|c| self.node_value(c)).collect()
+        let value = self.minimax(|l| self.means[l]);
+        self.children(0).map(|c| value[c as usize]).collect()
     }
 
     /// The root moves whose value is within `epsilon` of the best: the

@@ -18,6 +18,7 @@
 //! ```
 
 use super::best_arm::{RoundRule, Summary};
+use super::lucb_mcts::Lucb;
 use super::Sampler;
 use rand::Rng;
 
@@ -27,8 +28,7 @@ impl RoundRule for Uniform {
     const SAMPLER: Sampler = Sampler::Uniform;
 
     fn pair(s: &Summary<'_>) -> (usize, usize) {
-        let b = s.empirical_best();
-        (b, s.challenger(b))
+        Lucb::pair(s)
     }
 
     fn sample(s: &mut Summary<'_>, _: usize, _: usize, rng: &mut impl Rng) {
