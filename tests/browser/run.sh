@@ -208,6 +208,65 @@ compareread random-341-nodes 0 alphabeta,mt-sss --random width=4,depth=4,seed=3
 compareread random-341-nodes-30 30 alphabeta,mt-sss --random width=4,depth=4,seed=3
 compareread random-341-nodes-end end alphabeta,mt-sss --random width=4,depth=4,seed=3
 
+# stochcompare NAME ALGOS SOURCE-ARGS...: the side-by-side page on a tree of
+# Bernoulli means. At #step=end #result names, for each stochastic search,
+# the move (or verdict) and the samples that `solve` reports for the same
+# seed, and for each deterministic one the tree's value (the minimax of the
+# means, as solve's rows give it); every tree fits its panel, and a step in
+# the middle shows each search's leaf readably.
+stochcompare() {
+  local name=$1 algos=$2
+  shift 2
+  local page="$WORK/stoch-$name.html"
+  if ! "$STOCKMAN" trace --algo "$algos" "$@" --html "$page" 2>"$WORK/trace.err"; then
+    fail "stochastic compare $name: trace --html failed: $(cat "$WORK/trace.err")"
+    return
+  fi
+  local got rows
+  got=$(browser "file://$page#step=end" 5000 | element result) || got="(no result element)"
+  local samplers=() a
+  IFS=, read -ra list <<<"$algos"
+  for a in "${list[@]}"; do
+    case "$a" in lucb-mcts|ugape-mcts|uniform|murphy|bns-murphy) samplers+=("$a") ;; esac
+  done
+  rows=$("$STOCKMAN" solve --format json --algo "$(IFS=,; echo "${samplers[*]}")" "$@")
+  local verdict
+  verdict=$(node -e '
+    const [got, algos, rowsJson] = process.argv.slice(1);
+    const rows = JSON.parse(rowsJson), bad = [];
+    const value = rows[0].value;
+    for (const a of algos.split(",")) {
+      const r = rows.find(r => r.algorithm === a);
+      let want;
+      if (r) {
+        const answer = r.best_move !== null ? "best move " + r.best_move : r.verdict;
+        want = a + ": " + answer + " (" + (r.unsure ? "the budget stopped it" : "confident") + ", " + r.samples + " samples)";
+        if (!got.includes(want)) bad.push("want \"" + want + "\"");
+      } else {
+        const m = new RegExp("(?:^|, )" + a + ": ([0-9.]+)").exec(got);
+        if (!m || Math.abs(Number(m[1]) - value) > 1e-9) bad.push(a + " should show the value " + value);
+      }
+    }
+    console.log(bad.length ? "FAIL " + bad.join("; ") : "PASS");
+  ' "$got" "$algos" "$rows")
+  local fit read
+  fit=$(browser "file://$page#step=end&fitcheck" 5000 | element fitcheck) || fit="(no fitcheck element)"
+  read=$(browser "file://$page#step=25&readcheck" 5000 | element readcheck) || read="(no readcheck element)"
+  if grep -q 'Uncaught' "$WORK/chromium.log"; then
+    fail "stochastic compare $name: script error: $(grep 'Uncaught' "$WORK/chromium.log" | head -3)"
+  elif [[ "$verdict" != PASS* ]]; then
+    fail "stochastic compare $name: result '$got': $verdict"
+  elif [[ "$fit" != PASS* || "$read" != PASS* ]]; then
+    fail "stochastic compare $name: $fit; $read"
+  else
+    ok "stochastic compare $name: result $got; $fit; $read"
+  fi
+}
+printf '[[0.2, 0.3], [0.7, 0.8], [0.4, 0.9]]\n' >"$WORK/means.tree"
+stochcompare means-bns bns-murphy,lucb-mcts,alphabeta,sss --tree "$WORK/means.tree"
+stochcompare random-all lucb-mcts,ugape-mcts,uniform,bns-murphy,alphabeta,sss --random width=3,depth=2,seed=1,model=bernoulli --epsilon 0.1
+stochcompare murphy-min-root murphy,alphabeta --random width=4,depth=1,seed=2,model=bernoulli --root min --threshold 0.5
+
 # A tree too large to draw is refused with a clear error.
 if "$STOCKMAN" trace --algo sss --random width=3,depth=6,seed=1 --html "$WORK/big.html" 2>"$WORK/big.err"; then
   fail "a 1093-node tree was drawn instead of refused"

@@ -2,14 +2,20 @@
 //! and their rows (thin: the runs and their summary are the run layer's).
 
 use crate::input::read_text;
+use crate::trace::TraceArgs;
 use crate::Format;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
-use stockman::run::stochastic::{sample_rows, BernoulliSource, SampleRow, SampleRunError};
-use stockman::stochastic::{BernoulliTree, Interval, Rate, SampleError, SampleOptions, Sampler, SamplingRule};
-use stockman::Role;
+use stockman::run::stochastic::{
+    sample_rows, sample_trace, BernoulliSource, SampleRow, SampleRunError, SampleTraceRow,
+};
+use stockman::run::{on_stack, stack_bytes};
+use stockman::stochastic::{
+    BernoulliTree, Interval, Rate, SampleError, SampleEvent, SampleOptions, Sampler, SamplingRule,
+};
+use stockman::{Algorithm, Role};
 
 /// The stochastic searches' options (`--algo lucb-mcts,ugape-mcts,uniform,murphy,bns-murphy`
 /// on a tree of Bernoulli means or a `model=bernoulli` random tree).
@@ -132,31 +138,8 @@ pub fn run(
             .collect::<Result<_, _>>()?,
         None => Sampler::defaults(args.threshold),
     };
-    let source = match (tree, random) {
-        (Some(path), _) => {
-            let text = read_text(path)?;
-            let t = BernoulliTree::parse(&text, root)
-                .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
-            BernoulliSource::Tree(t)
-        }
-        (None, Some(spec)) => BernoulliSource::random(spec, root).with_context(|| format!("in --random `{spec}`"))?,
-        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
-    };
-    let rows = sample_rows(&source, &samplers, &args.options(), args.runs.unwrap_or(1)).map_err(|e| {
-        // The library's words, with the flag that sets the value.
-        let flag = match &e {
-            SampleRunError::Options(SampleError::Delta(_)) => "--delta",
-            SampleRunError::Options(SampleError::Epsilon(_)) => "--epsilon",
-            SampleRunError::Options(SampleError::NoThreshold | SampleError::Threshold(_)) => "--threshold",
-            SampleRunError::Options(SampleError::ThresholdUnused(_)) => "--threshold",
-            SampleRunError::Options(SampleError::NoBudget) => "--max-samples",
-            SampleRunError::Options(SampleError::NoMove) => "--algo",
-            SampleRunError::NoRuns => "--runs",
-            SampleRunError::Spec(_) => "--random",
-            SampleRunError::Internal(_) => "internal error",
-        };
-        anyhow::anyhow!("{flag}: {e}")
-    })?;
+    let source = source(tree, random, root)?;
+    let rows = sample_rows(&source, &samplers, &args.options(), args.runs.unwrap_or(1)).map_err(flagged)?;
     match format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
         Format::Text => print!("{}", table(&rows)),
@@ -168,6 +151,182 @@ pub fn run(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tree (or random trees) of a run: a file of means or a `model=bernoulli` spec.
+fn source(tree: Option<&Path>, random: Option<&str>, root: Role) -> Result<BernoulliSource> {
+    Ok(match (tree, random) {
+        (Some(path), _) => {
+            let text = read_text(path)?;
+            let t = BernoulliTree::parse(&text, root)
+                .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
+            BernoulliSource::Tree(t)
+        }
+        (None, Some(spec)) => BernoulliSource::random(spec, root).with_context(|| format!("in --random `{spec}`"))?,
+        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
+    })
+}
+
+/// The library's words, with the flag that sets the value.
+fn flagged(e: SampleRunError) -> anyhow::Error {
+    let flag = match &e {
+        SampleRunError::Options(SampleError::Delta(_)) => "--delta",
+        SampleRunError::Options(SampleError::Epsilon(_)) => "--epsilon",
+        SampleRunError::Options(SampleError::NoThreshold | SampleError::Threshold(_)) => "--threshold",
+        SampleRunError::Options(SampleError::ThresholdUnused(_)) => "--threshold",
+        SampleRunError::Options(SampleError::NoBudget) => "--max-samples",
+        SampleRunError::Options(SampleError::NoMove) => "--algo",
+        SampleRunError::NoRuns => "--runs",
+        SampleRunError::Spec(_) => "--random",
+        SampleRunError::Internal(_) => "internal error",
+    };
+    anyhow::anyhow!("{flag}: {e}")
+}
+
+/// Whether `trace` follows a stochastic search: an `--algo` name is a
+/// sampler's, the random tree is `model=bernoulli`, or a stochastic flag
+/// is given. Unlike `solve`, `trace --html` may put deterministic searches
+/// beside them (on the means).
+pub fn traced(args: &TraceArgs) -> Result<bool> {
+    let names = names(args.search.algo.as_deref());
+    let bernoulli = args
+        .source
+        .random
+        .as_deref()
+        .is_some_and(BernoulliTree::names_bernoulli);
+    let stochastic = names.iter().any(|n| n.parse::<Sampler>().is_ok()) || bernoulli || args.sample.given().is_some();
+    if !stochastic {
+        return Ok(false);
+    }
+    if args.source.game.is_some() {
+        bail!(
+            "the stochastic searches sample trees of Bernoulli means (--tree FILE of means, or --random \
+             SPEC,model=bernoulli), not --game"
+        );
+    }
+    if args.sample.runs.is_some() {
+        bail!("--runs: a trace follows one run (solve --runs repeats them)");
+    }
+    Ok(true)
+}
+
+fn names(algo: Option<&str>) -> Vec<&str> {
+    algo.map(|a| a.split(',').map(str::trim).collect()).unwrap_or_default()
+}
+
+/// `stockman trace` of a stochastic search: every sample, round and test
+/// as text or JSON; with `--html`, the comparison page, where deterministic
+/// searches may stand beside the stochastic ones (alpha-beta and SSS\* when
+/// no `--algo` is given).
+pub fn trace(args: &TraceArgs) -> Result<ExitCode> {
+    let (mut samplers, mut algos) = (Vec::new(), Vec::new());
+    for name in names(args.search.algo.as_deref()) {
+        match name.parse::<Sampler>() {
+            Ok(s) => samplers.push(s),
+            Err(_) => algos.push(name.parse::<Algorithm>().map_err(|e| {
+                anyhow::anyhow!(
+                    "--algo: {e}; the stochastic searches: lucb-mcts, ugape-mcts, uniform, murphy, bns-murphy"
+                )
+            })?),
+        }
+    }
+    if samplers.is_empty() && algos.is_empty() {
+        samplers = Sampler::defaults(args.sample.threshold);
+        if args.html.is_some() {
+            algos = vec![Algorithm::AlphaBeta, Algorithm::Sss];
+        }
+    }
+    let opts = args.sample.options();
+    let source = source(
+        args.source.tree.as_deref(),
+        args.source.random.as_deref(),
+        args.search.root,
+    )?;
+    let tree = source.tree(0).map_err(|e| flagged(SampleRunError::Spec(e)))?;
+    if let Some(file) = &args.html {
+        let names: Vec<&str> = samplers
+            .iter()
+            .map(|s| s.name())
+            .chain(algos.iter().map(|a| a.name()))
+            .collect();
+        let on = match (&args.source.tree, &args.source.random) {
+            (Some(path), _) => path.display().to_string(),
+            (None, Some(spec)) => format!("the random tree {spec}"),
+            _ => String::new(),
+        };
+        let title = format!("{} on {on}", names.join(", "));
+        // The deterministic searches' options, from their names alone.
+        let mut deterministic = args.search.clone();
+        deterministic.algo =
+            Some(algos.iter().map(|a| a.name()).collect::<Vec<_>>().join(",")).filter(|a| !a.is_empty());
+        let search = deterministic.options()?;
+        let page = on_stack(stack_bytes(u64::from(tree.height())), || {
+            stockman_lab::html::sample_compare_page(&tree, &algos, &search, &samplers, &opts, &title)
+        })?
+        .map_err(|e| match samplers.iter().find(|&&s| opts.validate(s).is_err()) {
+            Some(&s) => flagged(SampleRunError::Options(opts.validate(s).unwrap_err())),
+            None => e.into(),
+        })?;
+        std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
+        eprintln!("wrote {}", file.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let [sampler] = samplers[..] else {
+        bail!(
+            "trace takes exactly one algorithm with --algo (got `{}`); with --html, several are compared side by side",
+            args.search.algo.as_deref().unwrap_or("the stochastic searches")
+        );
+    };
+    if let Some(algo) = algos.first() {
+        bail!(
+            "{algo} reads leaf values, not Bernoulli means: trace it beside {sampler} with --html (on the means), \
+             or alone on a tree of values"
+        );
+    }
+    let trace = sample_trace(&tree, sampler, &opts).map_err(flagged)?;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&trace)?),
+        Format::Text => print!("{}", trace_text(&tree, sampler, &opts, &trace)),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stochastic trace as text: a line per event, samples indented under
+/// their round or test, and the answer.
+fn trace_text(tree: &BernoulliTree, sampler: Sampler, opts: &SampleOptions, trace: &SampleTraceRow) -> String {
+    let mut out = format!(
+        "# {sampler} trace (delta {}, epsilon {}, rate {}, interval {}, sample seed {})\n",
+        opts.delta,
+        opts.epsilon,
+        opts.rate.name(),
+        opts.interval,
+        opts.seed
+    );
+    for e in &trace.events {
+        let indent = if matches!(e, SampleEvent::Sample { .. }) {
+            "  "
+        } else {
+            ""
+        };
+        out.push_str(&format!("{indent}{e}\n"));
+    }
+    let o = trace;
+    let answer = match (o.best_move, o.verdict) {
+        (Some(m), _) => format!("best move {m} (worth {:.3})", tree.root_values()[m]),
+        (None, Some(v)) => format!("{v} the threshold"),
+        (None, None) => "no verdict".into(),
+    };
+    let how = if o.confident {
+        "by its rule"
+    } else {
+        "by the budget (no guarantee)"
+    };
+    out.push_str(&format!(
+        "{answer}; the tree's value {:.3}; stopped {how} after {} samples\n",
+        tree.value(),
+        o.samples
+    ));
+    out
 }
 
 fn table(rows: &[SampleRow]) -> String {

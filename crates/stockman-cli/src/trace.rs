@@ -30,6 +30,8 @@ pub struct TraceArgs {
     /// for `solve`); the start of the game when not given.
     #[arg(long, value_name = "POSITION", requires = "game", allow_hyphen_values = true)]
     pub position: Option<String>,
+    #[command(flatten)]
+    pub sample: crate::sample::SampleArgs,
 }
 
 /// A whole trace as data (the JSON form).
@@ -65,6 +67,9 @@ pub fn traced<G: Game>(
 }
 
 pub fn run(args: TraceArgs) -> Result<ExitCode> {
+    if crate::sample::traced(&args)? {
+        return crate::sample::trace(&args);
+    }
     let algos = args.search.algorithms()?;
     if let Some(file) = &args.html {
         // Several algorithms: a page that compares them side by side.

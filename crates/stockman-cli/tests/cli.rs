@@ -2376,3 +2376,131 @@ fn stochastic_flags_and_names_are_checked() {
         assert_contains(&e.stderr, &[message]);
     }
 }
+
+/// `trace` follows one stochastic search: its samples are `solve`'s (same
+/// seed), the rounds and tests are told, and the JSON holds them as events.
+#[test]
+fn stochastic_searches_are_traced() {
+    let spec = "width=3,depth=2,seed=1,model=bernoulli";
+    let row = &solve_json(&["--random", spec, "--algo", "lucb-mcts", "--epsilon", "0.1"])[0];
+    let run = ok(&[
+        "trace",
+        "--algo",
+        "lucb-mcts",
+        "--random",
+        spec,
+        "--epsilon",
+        "0.1",
+        "--format",
+        "json",
+    ]);
+    let t: Json = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout));
+    assert_eq!(t["best_move"], row["best_move"]);
+    assert_eq!(t["samples"].as_f64(), row["samples"].as_f64());
+    assert_eq!(t["leaf_samples"], row["leaf_samples"]);
+    let events = t["events"].as_array().unwrap();
+    let samples = events.iter().filter(|e| e["event"] == "sample").count();
+    assert_eq!(samples as f64, row["samples"].as_f64().unwrap());
+    let rounds: Vec<&Json> = events.iter().filter(|e| e["event"] == "round").collect();
+    assert_eq!(rounds.len() as u64, row["rounds"].as_u64().unwrap() + 1);
+    assert_eq!(rounds.last().unwrap()["best"], row["best_move"]);
+    assert_eq!(rounds[0]["arms"].as_array().unwrap().len(), 3);
+    // Text: the samples under their rounds, and the answer.
+    let text = ok(&["trace", "--algo", "lucb-mcts", "--random", spec, "--epsilon", "0.1"]).stdout;
+    assert_contains(
+        &text,
+        &[
+            "# lucb-mcts trace (delta 0.1, epsilon 0.1",
+            "\n  sample 1.1 -> ",
+            "\nround 1: candidate move ",
+            &format!("best move {} (worth ", row["best_move"]),
+            "stopped by its rule after ",
+        ],
+    );
+    // BNS's tests and passes; murphy's one test of the root.
+    let bns = ok(&["trace", "--algo", "bns-murphy", "--random", spec, "--epsilon", "0.1"]).stdout;
+    assert_contains(
+        &bns,
+        &["test 1: is the value of node 1 above ", "\npass 1: threshold 0.500"],
+    );
+    let murphy = ok(&["trace", "--algo", "murphy", "--random", spec, "--threshold", "0.3"]).stdout;
+    assert_contains(
+        &murphy,
+        &["test 1: is the value of the root above 0.300", "test 1: below, after "],
+    );
+}
+
+/// `trace --html` puts stochastic searches beside deterministic ones on a
+/// tree of means (alpha-beta and SSS* with the default samplers when no
+/// `--algo` is given); what cannot be traced is refused by name.
+#[test]
+fn stochastic_compare_pages_and_refusals() {
+    let dir = std::env::temp_dir().join(format!("stockman-stoch-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("cmp.html");
+    let data = |args: &[&str]| -> Json {
+        let mut all = vec!["trace", "--html", page.to_str().unwrap()];
+        all.extend(args);
+        ok(&all);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let start = html.find("id=\"trace-data\">").unwrap() + "id=\"trace-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        serde_json::from_str(&html[start..end]).unwrap()
+    };
+    let v = data(&["--random", "width=3,depth=2,seed=1,model=bernoulli", "--epsilon", "0.1"]);
+    let names: Vec<&str> = v["searches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["lucb-mcts", "ugape-mcts", "uniform", "bns-murphy", "alphabeta", "sss"]
+    );
+    assert_eq!(v["decimals"], 3);
+    assert_eq!(v["searches"][4]["outcome"]["value"], 162);
+    let file = TempFile::new("means.tree", "[[0.2, 0.3], [0.7, 0.8], [0.4, 0.9]]");
+    let v = data(&["--tree", file.arg(), "--algo", "bns-murphy,alphabeta"]);
+    // The deterministic searches read the means in tenths: the value 0.7.
+    assert_eq!(v["decimals"], 1);
+    assert_eq!(v["searches"][1]["outcome"]["value"], 7);
+    assert_eq!(v["searches"][0]["stochastic"], true);
+    let answer = v["searches"][0]["outcome"]["text"].as_str().unwrap();
+    assert!(answer.starts_with("best move 1 (confident, "), "{answer}");
+    let samples = v["searches"][0]["leaves"].as_array().unwrap();
+    assert!(samples.iter().all(|l| l["value"] == 0 || l["value"] == 1));
+    assert!(!v["searches"][0]["notes"].as_array().unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+    for (args, message) in [
+        (vec!["--algo", "lucb-mcts,sss"], "trace it beside lucb-mcts with --html"),
+        (vec!["--algo", "lucb-mcts,uniform"], "trace takes exactly one algorithm"),
+        (
+            vec!["--algo", "lucb-mcts", "--runs", "3"],
+            "--runs: a trace follows one run",
+        ),
+        (
+            vec!["--algo", "lucb-mcts", "--delta", "2"],
+            "--delta: the error probability",
+        ),
+        (vec!["--algo", "lucb-mcts,best"], "--algo: unknown algorithm `best`"),
+    ] {
+        let mut all = vec!["trace", "--random", "width=2,depth=2,model=bernoulli"];
+        all.extend(args.iter());
+        let e = fails(&all);
+        assert_contains(&e.stderr, &[message]);
+    }
+    let e = fails(&["trace", "--game", "tictactoe", "--algo", "lucb-mcts"]);
+    assert_contains(&e.stderr, &["not --game"]);
+    let fine = TempFile::new("fine.tree", "[0.1234567, 0.5]");
+    let e = fails(&[
+        "trace",
+        "--tree",
+        fine.arg(),
+        "--algo",
+        "lucb-mcts",
+        "--html",
+        "/tmp/never.html",
+    ]);
+    assert_contains(&e.stderr, &["more than six decimals"]);
+}

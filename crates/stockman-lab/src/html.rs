@@ -15,6 +15,7 @@
 
 use crate::Error;
 use serde::Serialize;
+use stockman::stochastic::{BernoulliTree, SampleEvent, SampleOptions, SampleTrace, Sampler};
 use stockman::{Algorithm, Event, ExplicitTree, Game, Gamma, Role, SearchOptions, Stats, Tracer, Value, INF};
 
 /// The largest tree the page draws: beyond it the picture is unreadable.
@@ -35,6 +36,9 @@ struct Outcome {
     value: Option<Value>,
     best_move: Option<usize>,
     bound: Option<[Value; 2]>,
+    /// A stochastic search's answer in words (its value is unknown to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -118,12 +122,7 @@ fn script_safe_json(json: &str) -> String {
 /// and renders the page. Fails if that tree has more than [`MAX_NODES`]
 /// nodes or the search stops at a limit.
 pub fn page<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions, title: &str) -> Result<String, Error> {
-    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(|| {
-        Error::new(format!(
-            "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
-             (trace a smaller tree, use --depth, or drop --html for the text trace)"
-        ))
-    })?;
+    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(too_many_nodes)?;
     let mut tracer = Tracer::default();
     let out = algo
         .with_options(opts)
@@ -164,6 +163,7 @@ pub fn page<G: Game>(game: &G, algo: Algorithm, opts: &SearchOptions, title: &st
             value: out.value,
             best_move: out.best_index,
             bound: out.bound.map(|(a, b)| [a, b]),
+            text: None,
         },
         stats: out.stats,
     };
@@ -180,6 +180,7 @@ struct LeafOut {
     node: usize,
     value: Value,
     /// The windows from the root down to the leaf (depth-first searches).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     windows: Vec<[Value; 2]>,
 }
 
@@ -187,17 +188,44 @@ struct LeafOut {
 struct SearchOut {
     algorithm: &'static str,
     depth_first: bool,
+    /// A stochastic search: its "leaves" are samples (value 0 or 1).
+    stochastic: bool,
     leaves: Vec<LeafOut>,
+    /// A stochastic search's rounds and tests, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<NoteOut>,
     outcome: Outcome,
     stats: Stats,
+}
+
+/// A stochastic search's round or test, as the page shows it.
+#[derive(Serialize)]
+struct NoteOut {
+    /// Samples drawn before it.
+    at: usize,
+    /// One sentence.
+    text: String,
+    /// Words to write beside nodes (node index, text): the root moves'
+    /// intervals, the node a test is at.
+    labels: Vec<(usize, String)>,
 }
 
 #[derive(Serialize)]
 struct CompareData<'a> {
     title: &'a str,
     inf: Value,
+    /// Leaf values are whole numbers of `10^-decimals` (0: integers); the
+    /// page writes them as decimals.
+    decimals: u32,
     nodes: Vec<NodeOut>,
     searches: Vec<SearchOut>,
+}
+
+fn too_many_nodes() -> Error {
+    Error::new(format!(
+        "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
+         (trace a smaller tree, use --depth, or drop --html for the text trace)"
+    ))
 }
 
 /// A page that replays several searches of one tree side by side, one leaf
@@ -210,22 +238,65 @@ pub fn compare_page<G: Game>(
     opts: &SearchOptions,
     title: &str,
 ) -> Result<String, Error> {
-    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(|| {
-        Error::new(format!(
-            "the tree has more than {MAX_NODES} nodes: too many to draw readably in --html \
-             (trace a smaller tree, use --depth, or drop --html for the text trace)"
-        ))
-    })?;
+    let tree = ExplicitTree::from_game(game, opts.limits.depth, MAX_NODES).ok_or_else(too_many_nodes)?;
     let nodes = nodes(&tree);
-    let index: std::collections::HashMap<&[u32], usize> =
-        nodes.iter().enumerate().map(|(i, n)| (n.path.as_slice(), i)).collect();
+    let searches = deterministic(&tree, &nodes, algos, opts)?;
+    compare_html(title, 0, nodes, searches)
+}
+
+/// The comparison page of a tree of Bernoulli means: the stochastic
+/// searches sample its leaves (a step is a sample), the deterministic ones
+/// read its means as whole numbers of the fewest decimals that write them
+/// (see [`BernoulliTree::in_decimals`]). Fails if the tree has more than
+/// [`MAX_NODES`] nodes or a mean needs more than six decimals.
+pub fn sample_compare_page(
+    tree: &BernoulliTree,
+    algos: &[Algorithm],
+    opts: &SearchOptions,
+    samplers: &[Sampler],
+    sample_opts: &SampleOptions,
+    title: &str,
+) -> Result<String, Error> {
+    if tree.len() > MAX_NODES {
+        return Err(too_many_nodes());
+    }
+    let (values, decimals) = tree.in_decimals().ok_or_else(|| {
+        Error::new(
+            "a mean has more than six decimals: the page writes every mean as a whole number of millionths \
+             at most (round the means)",
+        )
+    })?;
+    let nodes = nodes(&values);
+    let mut searches = Vec::new();
+    for &sampler in samplers {
+        let trace = sampler
+            .trace(tree, sample_opts)
+            .map_err(|e| Error::new(format!("{sampler}: {e}")))?;
+        searches.push(stochastic(tree, &nodes, sampler, &trace));
+    }
+    searches.extend(deterministic(&values, &nodes, algos, opts)?);
+    compare_html(title, decimals, nodes, searches)
+}
+
+fn node_index(nodes: &[NodeOut]) -> std::collections::HashMap<&[u32], usize> {
+    nodes.iter().enumerate().map(|(i, n)| (n.path.as_slice(), i)).collect()
+}
+
+/// The deterministic searches' leaves, each with its windows.
+fn deterministic(
+    tree: &ExplicitTree,
+    nodes: &[NodeOut],
+    algos: &[Algorithm],
+    opts: &SearchOptions,
+) -> Result<Vec<SearchOut>, Error> {
+    let index = node_index(nodes);
     let mut searches = Vec::new();
     for &algo in algos {
         let mut rec = stockman::WindowRecorder::default();
         let out = algo
             .with_options(opts)
             .observer(&mut rec)
-            .run(&tree)
+            .run(tree)
             .map_err(|e| Error::new(format!("{algo}: {e}")))?;
         let leaves = rec
             .leaves
@@ -239,18 +310,90 @@ pub fn compare_page<G: Game>(
         searches.push(SearchOut {
             algorithm: algo.name(),
             depth_first: !algo.is_best_first(),
+            stochastic: false,
             leaves,
+            notes: Vec::new(),
             outcome: Outcome {
                 value: out.value,
                 best_move: out.best_index,
                 bound: out.bound.map(|(a, b)| [a, b]),
+                text: None,
             },
             stats: out.stats,
         });
     }
+    Ok(searches)
+}
+
+/// A stochastic search's samples as leaves of value 0 or 1, its rounds and
+/// tests as notes, and its answer in words.
+fn stochastic(tree: &BernoulliTree, nodes: &[NodeOut], sampler: Sampler, trace: &SampleTrace) -> SearchOut {
+    let index = node_index(nodes);
+    let moves: Vec<usize> = (0..tree.children(0).len()).map(|a| index[&[a as u32][..]]).collect();
+    let (mut leaves, mut notes) = (Vec::new(), Vec::new());
+    for e in &trace.events {
+        let labels = match e {
+            SampleEvent::Sample { path, one, .. } => {
+                leaves.push(LeafOut {
+                    node: index[path.as_slice()],
+                    value: Value::from(*one),
+                    windows: Vec::new(),
+                });
+                continue;
+            }
+            SampleEvent::Round { arms, .. } => arms
+                .iter()
+                .zip(&moves)
+                .map(|(a, &m)| (m, format!("[{:.2}, {:.2}]", a.lower, a.upper)))
+                .collect(),
+            SampleEvent::Test { node, gamma, .. } => vec![(index[node.as_slice()], format!("test {gamma:.3}"))],
+            SampleEvent::Verdict { .. } => Vec::new(),
+            SampleEvent::Pass { candidates, .. } => {
+                candidates.iter().map(|&a| (moves[a], "candidate".into())).collect()
+            }
+        };
+        notes.push(NoteOut {
+            at: leaves.len(),
+            text: e.to_string(),
+            labels,
+        });
+    }
+    let o = &trace.outcome;
+    let how = if o.confident {
+        "confident"
+    } else {
+        "the budget stopped it"
+    };
+    let answer = match (o.best_index, o.verdict) {
+        (Some(m), _) => format!("best move {m}"),
+        (None, Some(v)) => format!("{v}"),
+        (None, None) => "no verdict".to_string(),
+    };
+    let stats = Stats {
+        leaf_evals: o.samples,
+        ..Stats::default()
+    };
+    SearchOut {
+        algorithm: sampler.name(),
+        depth_first: false,
+        stochastic: true,
+        leaves,
+        notes,
+        outcome: Outcome {
+            value: None,
+            best_move: o.best_index,
+            bound: None,
+            text: Some(format!("{answer} ({how}, {} samples)", o.samples)),
+        },
+        stats,
+    }
+}
+
+fn compare_html(title: &str, decimals: u32, nodes: Vec<NodeOut>, searches: Vec<SearchOut>) -> Result<String, Error> {
     let data = CompareData {
         title,
         inf: INF,
+        decimals,
         nodes,
         searches,
     };
@@ -320,6 +463,50 @@ mod tests {
             .map(|l| l["value"].as_i64().unwrap())
             .collect();
         assert_eq!(vals, [3, 2, 14, 5, 2, 12, 8]);
+    }
+
+    /// On a tree of means the stochastic searches' steps are their samples
+    /// (each at a leaf, valued 0 or 1, as many as the run draws), beside the
+    /// deterministic searches reading the means in hundredths.
+    #[test]
+    fn the_comparison_page_of_a_tree_of_means() {
+        let tree = BernoulliTree::parse("[[0.25, 0.3], [0.7, 0.85]]", Role::Max).unwrap();
+        let sopts = SampleOptions::default();
+        let html = sample_compare_page(
+            &tree,
+            &[Algorithm::AlphaBeta],
+            &SearchOptions::default(),
+            &[Sampler::LucbMcts, Sampler::BnsMurphy],
+            &sopts,
+            "means",
+        )
+        .unwrap();
+        let start = html.find("id=\"trace-data\">").unwrap() + "id=\"trace-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(v["decimals"], 2);
+        let leaf_nodes: Vec<usize> = (0..7).filter(|&i| v["nodes"][i]["value"].is_i64()).collect();
+        assert_eq!(leaf_nodes, [2, 3, 5, 6]);
+        for (i, sampler) in [Sampler::LucbMcts, Sampler::BnsMurphy].into_iter().enumerate() {
+            let s = &v["searches"][i];
+            let out = sampler.run(&tree, &sopts).unwrap();
+            let samples = s["leaves"].as_array().unwrap();
+            assert_eq!(samples.len() as u64, out.samples);
+            assert!(samples
+                .iter()
+                .all(|l| leaf_nodes.contains(&(l["node"].as_u64().unwrap() as usize))
+                    && l["value"].as_i64().unwrap() <= 1));
+            assert!(s["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|n| n["at"].as_u64().unwrap() <= out.samples));
+        }
+        assert_eq!(v["searches"][2]["outcome"]["value"], 70);
+        // A mean of seven decimals cannot be written in whole millionths.
+        let fine = BernoulliTree::parse("[0.1234567, 0.5]", Role::Max).unwrap();
+        let e = sample_compare_page(&fine, &[], &SearchOptions::default(), &[Sampler::LucbMcts], &sopts, "x");
+        assert!(e.unwrap_err().to_string().contains("more than six decimals"));
     }
 
     #[test]

@@ -70,6 +70,8 @@ fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(batch::solve_positions, m)?)?;
     m.add_function(wrap_pyfunction!(sample::sample, m)?)?;
+    m.add_function(wrap_pyfunction!(sample::sample_trace_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sample::sample_html, m)?)?;
     m.add_function(wrap_pyfunction!(trace_json, m)?)?;
     m.add_function(wrap_pyfunction!(trace_html, m)?)?;
     m.add_function(wrap_pyfunction!(algorithm_names, m)?)?;

@@ -5,79 +5,161 @@ use crate::running::json_object;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use stockman::run::stochastic::{sample_rows, BernoulliSource, SampleRunError};
+use stockman::run::stochastic::{sample_rows, sample_trace, BernoulliSource, SampleRunError};
+use stockman::run::{on_stack, stack_bytes};
 use stockman::stochastic::{BernoulliTree, SampleError, SampleOptions, Sampler};
-use stockman::Role;
+use stockman::{Algorithm, Role, SearchOptions};
 
 /// A value error naming the argument.
 fn bad(name: &str, e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{name}: {e}"))
 }
 
-/// `stockman.sample` (the Python half documents the arguments).
-#[pyfunction]
-#[pyo3(signature = (tree, algorithms=None, delta=0.1, epsilon=0.0, max_samples=10_000_000, seed=0, rate="proven", interval="kl", sampling="murphy", threshold=None, runs=1, root="max"))]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn sample<'py>(
-    py: Python<'py>,
-    tree: &str,
-    algorithms: Option<Vec<String>>,
+/// A tree of means (its text) or a `model=bernoulli` spec.
+fn source(tree: &str, root: Role) -> PyResult<BernoulliSource> {
+    let text = tree.trim_start();
+    Ok(
+        if text.starts_with('[') || text.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            let t = BernoulliTree::parse(tree, root)
+                .map_err(|e| bad("tree", format!("line {}, column {}: {}", e.line, e.column, e.kind)))?;
+            BernoulliSource::Tree(t)
+        } else {
+            BernoulliSource::random(tree, root).map_err(|e| bad("tree", e))?
+        },
+    )
+}
+
+/// The library's error, with the argument that sets the value.
+fn named(e: SampleRunError) -> PyErr {
+    let name = match &e {
+        SampleRunError::Options(SampleError::Delta(_)) => "delta",
+        SampleRunError::Options(SampleError::Epsilon(_)) => "epsilon",
+        SampleRunError::Options(SampleError::NoBudget) => "max_samples",
+        SampleRunError::Options(SampleError::NoMove) => "tree",
+        SampleRunError::Options(_) => "threshold",
+        SampleRunError::NoRuns => "runs",
+        SampleRunError::Spec(_) => "tree",
+        SampleRunError::Internal(_) => "internal error",
+    };
+    bad(name, e)
+}
+
+/// The stochastic searches' options, as Python passes them.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Options {
     delta: f64,
     epsilon: f64,
     max_samples: u64,
     seed: u64,
-    rate: &str,
-    interval: &str,
-    sampling: &str,
+    rate: String,
+    interval: String,
+    sampling: String,
     threshold: Option<f64>,
+}
+
+impl Options {
+    fn parse(&self) -> PyResult<SampleOptions> {
+        Ok(SampleOptions {
+            delta: self.delta,
+            epsilon: self.epsilon,
+            max_samples: self.max_samples,
+            seed: self.seed,
+            rate: self.rate.parse().map_err(|e| bad("rate", e))?,
+            interval: self.interval.parse().map_err(|e: String| bad("interval", e))?,
+            rule: self.sampling.parse().map_err(|e| bad("sampling", e))?,
+            threshold: self.threshold,
+        })
+    }
+}
+
+fn samplers(names: Option<Vec<String>>, threshold: Option<f64>) -> PyResult<Vec<Sampler>> {
+    match names {
+        Some(names) => names
+            .iter()
+            .map(|n| n.parse::<Sampler>().map_err(|e| bad("algorithms", e)))
+            .collect(),
+        None => Ok(Sampler::defaults(threshold)),
+    }
+}
+
+/// `stockman.sample` (the Python half documents the arguments).
+#[pyfunction]
+#[pyo3(signature = (tree, algorithms, options, runs, root))]
+pub(crate) fn sample<'py>(
+    py: Python<'py>,
+    tree: &str,
+    algorithms: Option<Vec<String>>,
+    options: Options,
     runs: u64,
     root: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
-    let text = tree.trim_start();
-    let source = if text.starts_with('[') || text.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        let t = BernoulliTree::parse(tree, root)
-            .map_err(|e| bad("tree", format!("line {}, column {}: {}", e.line, e.column, e.kind)))?;
-        BernoulliSource::Tree(t)
-    } else {
-        BernoulliSource::random(tree, root).map_err(|e| bad("tree", e))?
-    };
-    let samplers: Vec<Sampler> = match algorithms {
-        Some(names) => names
-            .iter()
-            .map(|n| n.parse::<Sampler>().map_err(|e| bad("algorithms", e)))
-            .collect::<PyResult<_>>()?,
-        None => Sampler::defaults(threshold),
-    };
-    let opts = SampleOptions {
-        delta,
-        epsilon,
-        max_samples,
-        seed,
-        rate: rate.parse().map_err(|e| bad("rate", e))?,
-        interval: interval.parse().map_err(|e: String| bad("interval", e))?,
-        rule: sampling.parse().map_err(|e| bad("sampling", e))?,
-        threshold,
-    };
+    let source = source(tree, root)?;
+    let samplers = samplers(algorithms, options.threshold)?;
+    let opts = options.parse()?;
     let rows = py
         .allow_threads(|| sample_rows(&source, &samplers, &opts, runs))
-        .map_err(|e| {
-            let name = match &e {
-                SampleRunError::Options(SampleError::Delta(_)) => "delta",
-                SampleRunError::Options(SampleError::Epsilon(_)) => "epsilon",
-                SampleRunError::Options(SampleError::NoBudget) => "max_samples",
-                SampleRunError::Options(SampleError::NoMove) => "tree",
-                SampleRunError::Options(_) => "threshold",
-                SampleRunError::NoRuns => "runs",
-                SampleRunError::Spec(_) => "tree",
-                SampleRunError::Internal(_) => "internal error",
-            };
-            bad(name, e)
-        })?;
+        .map_err(named)?;
     let list = PyList::empty(py);
     for r in &rows {
         let json = serde_json::to_value(r).map_err(|e| PyValueError::new_err(e.to_string()))?;
         list.append(json_object(py, &json)?)?;
     }
     Ok(list)
+}
+
+/// `stockman.sample_trace`: one traced run, as JSON text (the CLI's
+/// `trace --format json` object).
+#[pyfunction]
+#[pyo3(signature = (tree, algorithm, options, root))]
+pub(crate) fn sample_trace_json(
+    py: Python<'_>,
+    tree: &str,
+    algorithm: &str,
+    options: Options,
+    root: &str,
+) -> PyResult<String> {
+    let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
+    let tree = source(tree, root)?.tree(0).map_err(|e| bad("tree", e))?;
+    let sampler: Sampler = algorithm.parse().map_err(|e| bad("algorithm", e))?;
+    let opts = options.parse()?;
+    let row = py
+        .allow_threads(|| sample_trace(&tree, sampler, &opts))
+        .map_err(named)?;
+    serde_json::to_string(&row).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The comparison page of stochastic searches beside deterministic ones on
+/// a tree of means (`SampleTrace.html()`).
+#[pyfunction]
+#[pyo3(signature = (tree, samplers, algorithms, options, root, title))]
+pub(crate) fn sample_html(
+    py: Python<'_>,
+    tree: &str,
+    samplers: Vec<String>,
+    algorithms: Vec<String>,
+    options: Options,
+    root: &str,
+    title: String,
+) -> PyResult<String> {
+    let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
+    let tree = source(tree, root)?.tree(0).map_err(|e| bad("tree", e))?;
+    let samplers = self::samplers(Some(samplers), options.threshold)?;
+    let algos = algorithms
+        .iter()
+        .map(|a| a.parse::<Algorithm>().map_err(|e| bad("compare", e)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let opts = options.parse()?;
+    for &s in &samplers {
+        opts.validate(s).map_err(|e| named(SampleRunError::Options(e)))?;
+    }
+    let height = tree.height();
+    py.allow_threads(|| {
+        on_stack(stack_bytes(u64::from(height)), || {
+            stockman_lab::html::sample_compare_page(&tree, &algos, &SearchOptions::default(), &samplers, &opts, &title)
+        })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))?
+    .map_err(|e| PyValueError::new_err(e.to_string()))
 }

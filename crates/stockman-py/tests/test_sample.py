@@ -62,3 +62,46 @@ def test_a_root_that_is_a_leaf_has_no_move_but_can_be_tested():
     assert "tree: the root is a leaf" in str(e.value)
     (row,) = stockman.sample("0.5", threshold=0.3)
     assert row["verdict"] == "above"
+
+
+def test_a_traced_run_tells_every_sample_and_shows_the_comparison_page():
+    spec = "width=3,depth=2,seed=1,model=bernoulli"
+    (row,) = stockman.sample(spec, "lucb-mcts", epsilon=0.1, seed=4)
+    t = stockman.sample_trace(spec, "lucb-mcts", epsilon=0.1, seed=4)
+    assert isinstance(t, stockman.SampleTrace)
+    assert t["best_move"] == row["best_move"] and t["samples"] == row["samples"]
+    assert t["leaf_samples"] == row["leaf_samples"] and t["value"] == row["value"]
+    samples = [e for e in t.events if e["event"] == "sample"]
+    assert len(samples) == t["samples"] and all(e["one"] in (True, False) for e in samples)
+    rounds = [e for e in t.events if e["event"] == "round"]
+    assert len(rounds) == t["rounds"] + 1 and rounds[-1]["best"] == t["best_move"]
+    page = t.html()
+    assert page.startswith("<!doctype html>") and '"stochastic":true' in page
+    assert '"algorithm":"alphabeta"' in page and '"algorithm":"sss"' in page
+    assert "<iframe" in t._repr_html_()
+    # Murphy's test, alone on its page.
+    m = stockman.sample_trace("[0.3, 0.6, 0.7]", "murphy", threshold=0.5, root="min", compare=None)
+    assert m["verdict"] == "below" and [e["event"] for e in m.events][0] == "test"
+    assert '"algorithm":"alphabeta"' not in m.html()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        (dict(algorithm="sss"), ValueError, "algorithm: unknown stochastic search `sss`"),
+        (dict(algorithm="lucb-mcts", delta=2.0), ValueError, "delta: "),
+        (dict(algorithm="murphy"), ValueError, "threshold: "),
+        (dict(algorithm=3), TypeError, "algorithm must be"),
+    ],
+)
+def test_sample_trace_names_bad_arguments(kwargs, error, words):
+    with pytest.raises(error) as e:
+        stockman.sample_trace("[0.5, 0.6]", **kwargs)
+    assert words in str(e.value)
+
+
+def test_a_comparison_page_names_an_unknown_deterministic_search():
+    t = stockman.sample_trace("[0.5, 0.6]", "lucb-mcts", compare="best")
+    with pytest.raises(ValueError) as e:
+        t.html()
+    assert "compare: unknown algorithm `best`" in str(e.value)

@@ -173,3 +173,85 @@ fn a_budget_stops_the_search_and_says_so() {
         );
     }
 }
+
+/// A trace draws the samples of an untraced run and tells them one by one:
+/// its samples are the outcome's, leaf by leaf; the best-arm searches note
+/// one round per round plus the stopping one, whose gap is below epsilon,
+/// and the round's candidate is the answer; every threshold test begins and
+/// ends once, its samples adding up; BNS notes a pass per round.
+#[test]
+fn a_trace_tells_every_sample_and_decision_of_the_run() {
+    use stockman::stochastic::SampleEvent;
+    let tree = BernoulliTree::random("width=3,depth=2,seed=4,model=bernoulli").unwrap();
+    let arms = BernoulliTree::parse("[0.3, 0.6, 0.7]", Role::Min).unwrap();
+    for sampler in Sampler::ALL {
+        let (tree, opts) = match sampler {
+            Sampler::Murphy => (
+                &arms,
+                SampleOptions {
+                    threshold: Some(0.5),
+                    seed: 3,
+                    ..SampleOptions::default()
+                },
+            ),
+            _ => (
+                &tree,
+                SampleOptions {
+                    epsilon: 0.05,
+                    seed: 3,
+                    ..SampleOptions::default()
+                },
+            ),
+        };
+        let t = sampler.trace(tree, &opts).unwrap();
+        assert_eq!(t.outcome, sampler.run(tree, &opts).unwrap(), "{sampler}");
+        let mut per_leaf = vec![0u64; tree.leaf_count()];
+        let (mut rounds, mut tests, mut verdicts, mut passes, mut tested) = (Vec::new(), 0, 0, 0, 0);
+        for e in &t.events {
+            match e {
+                SampleEvent::Sample { leaf, path, .. } => {
+                    per_leaf[*leaf] += 1;
+                    assert_eq!(*path, tree.path_of(*leaf));
+                }
+                SampleEvent::Round { best, gap, .. } => rounds.push((*best, *gap)),
+                SampleEvent::Test { test, .. } => {
+                    tests += 1;
+                    assert_eq!(*test, tests);
+                }
+                SampleEvent::Verdict { test, samples, verdict } => {
+                    verdicts += 1;
+                    assert_eq!(*test, verdicts);
+                    assert!(verdict.is_some());
+                    tested += samples;
+                }
+                SampleEvent::Pass { pass, .. } => {
+                    passes += 1;
+                    assert_eq!(*pass, passes);
+                }
+            }
+        }
+        assert_eq!(per_leaf, t.outcome.leaf_samples, "{sampler}");
+        assert!(t.outcome.confident, "{sampler}");
+        match sampler {
+            Sampler::LucbMcts | Sampler::UgapeMcts | Sampler::Uniform => {
+                assert_eq!(rounds.len() as u64, t.outcome.rounds + 1, "{sampler}");
+                let (best, gap) = *rounds.last().unwrap();
+                assert!(gap < opts.epsilon && rounds[..rounds.len() - 1].iter().all(|r| r.1 >= opts.epsilon));
+                assert_eq!(Some(best), t.outcome.best_index);
+                assert_eq!(tests, 0);
+            }
+            Sampler::Murphy | Sampler::BnsMurphy => {
+                assert!(rounds.is_empty());
+                assert_eq!((tests, verdicts), (t.outcome.tests, t.outcome.tests), "{sampler}");
+                // Murphy's one test draws every sample; BNS's tests draw them all too.
+                assert_eq!(tested, t.outcome.samples, "{sampler}");
+                let want_passes = if sampler == Sampler::BnsMurphy {
+                    t.outcome.rounds
+                } else {
+                    0
+                };
+                assert_eq!(passes, want_passes, "{sampler}");
+            }
+        }
+    }
+}

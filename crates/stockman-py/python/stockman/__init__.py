@@ -48,6 +48,8 @@ __version__: str = _stockman.__version__
 __all__ = [
     "solve",
     "sample",
+    "sample_trace",
+    "SampleTrace",
     "SAMPLERS",
     "solve_positions",
     "trace",
@@ -406,27 +408,121 @@ def sample(
     Raises ``ValueError`` naming a bad argument (or the line and column of
     a malformed tree) and ``TypeError`` for an argument of the wrong type.
     """
+    _bernoulli_tree(tree)
+    names = _algorithms(algorithms)
+    options = _sample_options(delta, epsilon, max_samples, seed, rate, interval, sampling, threshold)
+    _text("root", root)
+    return list(_stockman.sample(tree, names, options, _int("runs", runs, 1, 2**63 - 1), root))
+
+
+def _bernoulli_tree(tree: Any) -> None:
     if not isinstance(tree, str):
         raise TypeError(f"tree must be a str (tree text or a model=bernoulli spec), got {type(tree).__name__}")
-    names = _algorithms(algorithms)
-    for name in ("rate", "interval", "sampling", "root"):
-        _text(name, locals()[name])
-    return list(
-        _stockman.sample(
-            tree,
-            names,
-            delta=_float("delta", delta),
-            epsilon=_float("epsilon", epsilon),
-            max_samples=_int("max_samples", max_samples, 1, 2**63 - 1),
-            seed=_int("seed", seed, 0, 2**64 - 1),
-            rate=rate,
-            interval=interval,
-            sampling=sampling,
-            threshold=None if threshold is None else _float("threshold", threshold),
-            runs=_int("runs", runs, 1, 2**63 - 1),
-            root=root,
+
+
+def _sample_options(
+    delta: float,
+    epsilon: float,
+    max_samples: int,
+    seed: int,
+    rate: str,
+    interval: str,
+    sampling: str,
+    threshold: Optional[float],
+) -> Dict[str, Any]:
+    """The stochastic searches' options, checked for type and range."""
+    for name, value in (("rate", rate), ("interval", interval), ("sampling", sampling)):
+        _text(name, value)
+    return {
+        "delta": _float("delta", delta),
+        "epsilon": _float("epsilon", epsilon),
+        "max_samples": _int("max_samples", max_samples, 1, 2**63 - 1),
+        "seed": _int("seed", seed, 0, 2**64 - 1),
+        "rate": rate,
+        "interval": interval,
+        "sampling": sampling,
+        "threshold": None if threshold is None else _float("threshold", threshold),
+    }
+
+
+class SampleTrace(dict):
+    """One traced run of a stochastic search: a dict with ``algorithm``,
+    ``value`` (the tree's), ``best_move``, ``verdict``, ``confident``,
+    ``samples``, ``rounds``, ``tests``, ``bound``, ``leaf_samples`` and
+    ``events`` (``sample``, ``round``, ``test``, ``verdict`` and ``pass``
+    dicts, as ``stockman trace --format json`` prints them), which shows
+    itself in Jupyter as the viewer's comparison page: the search's samples
+    step by step beside the deterministic searches of ``compare`` reading
+    the means.
+    """
+
+    def __init__(self, data: Dict[str, Any], tree: str, compare: List[str], options: Dict[str, Any], root: str):
+        super().__init__(data)
+        self._tree = tree
+        self._compare = compare
+        self._options = options
+        self._root = root
+        self._page: Optional[str] = None
+
+    @property
+    def events(self) -> List[Dict[str, Any]]:
+        """The events, in order."""
+        return self["events"]
+
+    def html(self) -> str:
+        """The comparison page, self-contained (trees of at most 500 nodes,
+        means of at most six decimals; raises ``ValueError`` otherwise)."""
+        if self._page is None:
+            title = ", ".join([self["algorithm"], *self._compare])
+            self._page = _stockman.sample_html(
+                self._tree, [self["algorithm"]], self._compare, self._options, self._root, title
+            )
+        return self._page
+
+    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the comparison page to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
+
+    def _repr_html_(self) -> str:
+        try:
+            page = self.html()
+        except ValueError as e:
+            return f"<p><b>stockman sample_trace</b>: no viewer ({_html.escape(str(e))})</p>"
+        return (
+            '<iframe style="width:100%;height:640px;border:1px solid #ccc" '
+            f'sandbox="allow-scripts" srcdoc="{_html.escape(page, quote=True)}"></iframe>'
         )
-    )
+
+
+def sample_trace(
+    tree: str,
+    algorithm: str,
+    *,
+    delta: float = 0.1,
+    epsilon: float = 0.0,
+    max_samples: int = 10_000_000,
+    seed: int = 0,
+    rate: str = "proven",
+    interval: str = "kl",
+    sampling: str = "murphy",
+    threshold: Optional[float] = None,
+    root: str = "max",
+    compare: Union[None, str, Sequence[str]] = ("alphabeta", "sss"),
+) -> SampleTrace:
+    """One run of a stochastic search with every sample, round and test
+    recorded, as a :class:`SampleTrace`: the same samples and answer as
+    :func:`sample` with the same ``seed`` (one run). The arguments are
+    :func:`sample`'s; ``compare`` names the deterministic searches its viewer
+    shows beside it (default alpha-beta and SSS*; ``None`` for none).
+    """
+    _bernoulli_tree(tree)
+    _text("algorithm", algorithm)
+    options = _sample_options(delta, epsilon, max_samples, seed, rate, interval, sampling, threshold)
+    _text("root", root)
+    others = _algorithms(compare, "compare") or []
+    data = json.loads(_stockman.sample_trace_json(tree, algorithm, options, root))
+    return SampleTrace(data, tree, others, options, root)
 
 
 def solve_positions(

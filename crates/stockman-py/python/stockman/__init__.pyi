@@ -91,6 +91,29 @@ def sample(
     root: str = "max",
 ) -> List[Dict[str, Any]]: ...
 
+class SampleTrace(Dict[str, Any]):
+    @property
+    def events(self) -> List[Dict[str, Any]]: ...
+    def html(self) -> str: ...
+    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def _repr_html_(self) -> str: ...
+
+def sample_trace(
+    tree: str,
+    algorithm: str,
+    *,
+    delta: float = 0.1,
+    epsilon: float = 0.0,
+    max_samples: int = 10_000_000,
+    seed: int = 0,
+    rate: str = "proven",
+    interval: str = "kl",
+    sampling: str = "murphy",
+    threshold: Optional[float] = None,
+    root: str = "max",
+    compare: Algorithms = ("alphabeta", "sss"),
+) -> SampleTrace: ...
+
 def solve(
     source: Source,
     algorithms: Algorithms = None,

@@ -3,7 +3,7 @@
 //! `stockman solve` prints for `model=bernoulli` and Python's `sample`
 //! returns).
 
-use crate::stochastic::{BernoulliTree, SampleError, SampleOptions, Sampler, Verdict};
+use crate::stochastic::{BernoulliTree, SampleError, SampleEvent, SampleOptions, Sampler, Verdict};
 use crate::trees::random::{RandomSpec, SpecError};
 use serde::Serialize;
 
@@ -135,6 +135,62 @@ pub fn sample_rows(
         rows_here(source, samplers, opts, runs)
     })
     .map_err(|e| SampleRunError::Internal(e.to_string()))?
+}
+
+/// One traced run of a stochastic search: `stockman trace --format json`'s
+/// object and the dict of Python's `sample_trace`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SampleTraceRow {
+    /// The sampler's name.
+    pub algorithm: String,
+    /// The tree's value, the minimax of the means.
+    pub value: f64,
+    /// The root move it names (0-based), or null (`murphy`).
+    pub best_move: Option<usize>,
+    /// `murphy`'s answer, or null.
+    pub verdict: Option<Verdict>,
+    /// Whether its rule stopped it (else the budget did).
+    pub confident: bool,
+    /// Samples drawn.
+    pub samples: u64,
+    /// Rounds (see [`SampleOutcome::rounds`](crate::stochastic::SampleOutcome::rounds)).
+    pub rounds: u64,
+    /// Threshold tests.
+    pub tests: u64,
+    /// Where it left the root's value, `[lower, upper]`.
+    pub bound: Option<[f64; 2]>,
+    /// The samples of each leaf, left to right.
+    pub leaf_samples: Vec<u64>,
+    /// Every sample, round and test, in order.
+    pub events: Vec<SampleEvent>,
+}
+
+/// One traced run of `sampler` on `tree`, on a thread whose stack fits the
+/// tree's height.
+pub fn sample_trace(
+    tree: &BernoulliTree,
+    sampler: Sampler,
+    opts: &SampleOptions,
+) -> Result<SampleTraceRow, SampleRunError> {
+    let t = super::on_stack(super::stack_bytes(u64::from(tree.height())), || {
+        sampler.trace(tree, opts)
+    })
+    .map_err(|e| SampleRunError::Internal(e.to_string()))?
+    .map_err(SampleRunError::Options)?;
+    let o = t.outcome;
+    Ok(SampleTraceRow {
+        algorithm: sampler.name().to_string(),
+        value: tree.value(),
+        best_move: o.best_index,
+        verdict: o.verdict,
+        confident: o.confident,
+        samples: o.samples,
+        rounds: o.rounds,
+        tests: o.tests,
+        bound: o.bound.map(|(a, b)| [a, b]),
+        leaf_samples: o.leaf_samples,
+        events: t.events,
+    })
 }
 
 fn rows_here(

@@ -10,6 +10,7 @@
 
 use super::confidence::{Interval, Rate};
 use super::murphy::Counts;
+use super::trace::{Arm, SampleEvent, SampleTrace};
 use super::tree::BernoulliTree;
 use super::{SampleOptions, SampleOutcome, Sampler};
 use crate::value::Role;
@@ -31,11 +32,11 @@ pub(crate) struct Summary<'t> {
 }
 
 impl<'t> Summary<'t> {
-    pub(crate) fn new(tree: &'t BernoulliTree, opts: &SampleOptions) -> Summary<'t> {
+    pub(crate) fn new(tree: &'t BernoulliTree, opts: &SampleOptions, counts: Counts) -> Summary<'t> {
         let len = tree.len();
         let mut s = Summary {
             tree,
-            counts: Counts::new(tree.leaf_count()),
+            counts,
             lo: vec![0.0; len],
             hi: vec![1.0; len],
             emp: vec![0.5; len],
@@ -154,24 +155,49 @@ impl<'t> Summary<'t> {
         }
     }
 
+    /// Notes the round's decision in the trace, if one is kept.
+    fn note_round(&mut self, round: u64, best: usize, challenger: usize) {
+        let arms = (0..self.moves())
+            .map(|a| {
+                let c = self.move_node(a) as usize;
+                Arm {
+                    lower: self.lo[c],
+                    upper: self.hi[c],
+                    mean: self.emp[c],
+                }
+            })
+            .collect::<Vec<_>>();
+        let gap = self.arm(challenger).1 - self.arm(best).0;
+        self.counts.note(|| SampleEvent::Round {
+            round,
+            best,
+            challenger,
+            arms,
+            gap,
+        });
+    }
+
     /// The outcome once the search picked `best` after `rounds` rounds.
-    pub(crate) fn outcome(self, sampler: Sampler, best: usize, rounds: u64, confident: bool) -> SampleOutcome {
+    pub(crate) fn outcome(mut self, sampler: Sampler, best: usize, rounds: u64, confident: bool) -> SampleTrace {
         let (lo, _, _) = self.arm(best);
         let hi = (0..self.moves()).map(|a| self.arm(a).1).fold(lo, f64::max);
         let bound = match self.tree.root_role() {
             Role::Max => (lo, hi),
             Role::Min => (1.0 - hi, 1.0 - lo),
         };
-        SampleOutcome {
-            sampler,
-            best_index: Some(best),
-            verdict: None,
-            samples: self.counts.samples,
-            rounds,
-            tests: 0,
-            confident,
-            bound: Some(bound),
-            leaf_samples: self.counts.n,
+        SampleTrace {
+            events: self.counts.trace.take().unwrap_or_default(),
+            outcome: SampleOutcome {
+                sampler,
+                best_index: Some(best),
+                verdict: None,
+                samples: self.counts.samples,
+                rounds,
+                tests: 0,
+                confident,
+                bound: Some(bound),
+                leaf_samples: self.counts.n,
+            },
         }
     }
 }
@@ -189,8 +215,13 @@ pub(crate) trait RoundRule {
 /// The loop every best-arm search runs: sample every leaf once, then
 /// rounds until the candidate's lower bound is within `epsilon` of every
 /// other move's upper bound (`U_c - L_b < epsilon`), or the budget ends.
-pub(crate) fn identify<R: RoundRule>(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl Rng) -> SampleOutcome {
-    let mut s = Summary::new(tree, opts);
+pub(crate) fn identify<R: RoundRule>(
+    tree: &BernoulliTree,
+    opts: &SampleOptions,
+    counts: Counts,
+    rng: &mut impl Rng,
+) -> SampleTrace {
+    let mut s = Summary::new(tree, opts, counts);
     if s.moves() < 2 {
         return s.outcome(R::SAMPLER, 0, 0, true);
     }
@@ -198,6 +229,9 @@ pub(crate) fn identify<R: RoundRule>(tree: &BernoulliTree, opts: &SampleOptions,
     let mut rounds = 0;
     loop {
         let (b, c) = R::pair(&s);
+        if s.counts.trace.is_some() {
+            s.note_round(rounds + 1, b, c);
+        }
         if s.arm(c).1 - s.arm(b).0 < opts.epsilon {
             return s.outcome(R::SAMPLER, b, rounds, true);
         }

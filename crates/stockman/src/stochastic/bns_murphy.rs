@@ -42,15 +42,20 @@
 //! ```
 
 use super::murphy::{Counts, Question, ThresholdTest, Verdict};
+use super::trace::{SampleEvent, SampleTrace};
 use super::tree::BernoulliTree;
 use super::{SampleOptions, SampleOutcome, Sampler};
 use crate::value::Role;
 use rand::Rng;
 use std::f64::consts::PI;
 
-pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl Rng) -> SampleOutcome {
+pub(crate) fn search(
+    tree: &BernoulliTree,
+    opts: &SampleOptions,
+    mut counts: Counts,
+    rng: &mut impl Rng,
+) -> SampleTrace {
     let moves: Vec<u32> = tree.children(0).collect();
-    let mut counts = Counts::new(tree.leaf_count());
     let (mut alpha, mut beta) = (0.0f64, 1.0f64);
     let eta = opts.epsilon / 4.0;
     let better = match tree.root_role() {
@@ -76,7 +81,7 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
                 rate: opts.rate,
             };
             let mut test = ThresholdTest::new(tree, moves[a], q, &counts);
-            let r = test.run(&mut counts, opts.max_samples, rng);
+            let r = test.run(tests, &mut counts, opts.max_samples, rng);
             match r {
                 Some(v) if v == better => kept.push(a),
                 Some(_) => {}
@@ -98,6 +103,13 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
         if !kept.is_empty() {
             candidates = kept;
         }
+        counts.note(|| SampleEvent::Pass {
+            pass: rounds,
+            gamma,
+            candidates: candidates.clone(),
+            lower: alpha.max(0.0),
+            upper: beta.min(1.0),
+        });
     }
     // Every candidate will do: the one of best empirical value.
     let estimates = tree.minimax(|l| counts.mean(l));
@@ -118,15 +130,18 @@ pub(crate) fn search(tree: &BernoulliTree, opts: &SampleOptions, rng: &mut impl 
             }
         })
         .unwrap_or(0);
-    SampleOutcome {
-        sampler: Sampler::BnsMurphy,
-        best_index: (!moves.is_empty()).then_some(best),
-        verdict: None,
-        samples: counts.samples,
-        rounds,
-        tests,
-        confident,
-        bound: Some((alpha.max(0.0), beta.min(1.0))),
-        leaf_samples: counts.n,
+    SampleTrace {
+        events: counts.trace.take().unwrap_or_default(),
+        outcome: SampleOutcome {
+            sampler: Sampler::BnsMurphy,
+            best_index: (!moves.is_empty()).then_some(best),
+            verdict: None,
+            samples: counts.samples,
+            rounds,
+            tests,
+            confident,
+            bound: Some((alpha.max(0.0), beta.min(1.0))),
+            leaf_samples: counts.n,
+        },
     }
 }

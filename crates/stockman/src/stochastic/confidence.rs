@@ -73,6 +73,15 @@ impl Interval {
     }
 }
 
+impl fmt::Display for Interval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Interval::Kl => "kl",
+            Interval::Hoeffding => "hoeffding",
+        })
+    }
+}
+
 impl FromStr for Interval {
     type Err = String;
     fn from_str(s: &str) -> Result<Interval, String> {

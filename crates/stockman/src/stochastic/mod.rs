@@ -39,12 +39,14 @@ mod bns_murphy;
 pub mod confidence;
 mod lucb_mcts;
 pub mod murphy;
+mod trace;
 mod tree;
 mod ugape_mcts;
 mod uniform;
 
 pub use confidence::{Interval, Rate, UnknownRate};
-pub use murphy::{oracle_weights, sampling_proportions, SamplingRule, UnknownSamplingRule, Verdict};
+pub use murphy::{oracle_weights, sampling_proportions, SamplingRule, UnknownSamplingRule};
+pub use trace::{Arm, SampleEvent, SampleTrace};
 pub use tree::{format_mean, BernoulliTree, MAX_BERNOULLI_LEAVES};
 
 use rand::SeedableRng;
@@ -151,19 +153,43 @@ impl Sampler {
     /// Samples `tree` until the sampler can answer with confidence
     /// `1 - delta`, or its budget is spent.
     pub fn run(self, tree: &BernoulliTree, opts: &SampleOptions) -> Result<SampleOutcome, SampleError> {
+        self.search(tree, opts, false).map(|t| t.outcome)
+    }
+
+    /// [`Sampler::run`] with every sample, round and test recorded: the
+    /// same samples and outcome, and the events that led there.
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::stochastic::{BernoulliTree, SampleEvent, SampleOptions, Sampler};
+    /// use stockman::Role;
+    /// let tree = BernoulliTree::parse("[[0.2, 0.3], [0.7, 0.8]]", Role::Max).unwrap();
+    /// let t = Sampler::LucbMcts.trace(&tree, &SampleOptions::default()).unwrap();
+    /// let samples = t.events.iter().filter(|e| matches!(e, SampleEvent::Sample { .. })).count();
+    /// assert_eq!(samples as u64, t.outcome.samples);
+    /// assert_eq!(t.outcome, Sampler::LucbMcts.run(&tree, &SampleOptions::default()).unwrap());
+    /// ```
+    pub fn trace(self, tree: &BernoulliTree, opts: &SampleOptions) -> Result<SampleTrace, SampleError> {
+        self.search(tree, opts, true)
+    }
+
+    fn search(self, tree: &BernoulliTree, opts: &SampleOptions, trace: bool) -> Result<SampleTrace, SampleError> {
         opts.validate(self)?;
         if self.finds_a_move() && tree.children(0).is_empty() {
             return Err(SampleError::NoMove);
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(opts.seed);
+        let mut counts = murphy::Counts::new(tree.leaf_count());
+        if trace {
+            counts.trace = Some(Vec::new());
+        }
         Ok(match self {
-            Sampler::LucbMcts => best_arm::identify::<lucb_mcts::Lucb>(tree, opts, &mut rng),
-            Sampler::UgapeMcts => best_arm::identify::<ugape_mcts::Ugape>(tree, opts, &mut rng),
-            Sampler::Uniform => best_arm::identify::<uniform::Uniform>(tree, opts, &mut rng),
-            Sampler::BnsMurphy => bns_murphy::search(tree, opts, &mut rng),
+            Sampler::LucbMcts => best_arm::identify::<lucb_mcts::Lucb>(tree, opts, counts, &mut rng),
+            Sampler::UgapeMcts => best_arm::identify::<ugape_mcts::Ugape>(tree, opts, counts, &mut rng),
+            Sampler::Uniform => best_arm::identify::<uniform::Uniform>(tree, opts, counts, &mut rng),
+            Sampler::BnsMurphy => bns_murphy::search(tree, opts, counts, &mut rng),
             Sampler::Murphy => {
                 let gamma = opts.threshold.expect("validated");
-                let mut counts = murphy::Counts::new(tree.leaf_count());
                 let q = murphy::Question {
                     gamma,
                     eta: opts.epsilon,
@@ -173,17 +199,20 @@ impl Sampler {
                     rate: opts.rate,
                 };
                 let mut test = murphy::ThresholdTest::new(tree, 0, q, &counts);
-                let verdict = test.run(&mut counts, opts.max_samples, &mut rng);
-                SampleOutcome {
-                    sampler: self,
-                    best_index: None,
-                    verdict,
-                    samples: counts.samples,
-                    rounds: counts.samples,
-                    tests: 1,
-                    confident: verdict.is_some(),
-                    bound: None,
-                    leaf_samples: counts.n,
+                let verdict = test.run(1, &mut counts, opts.max_samples, &mut rng);
+                SampleTrace {
+                    events: counts.trace.take().unwrap_or_default(),
+                    outcome: SampleOutcome {
+                        sampler: self,
+                        best_index: None,
+                        verdict,
+                        samples: counts.samples,
+                        rounds: counts.samples,
+                        tests: 1,
+                        confident: verdict.is_some(),
+                        bound: None,
+                        leaf_samples: counts.n,
+                    },
                 }
             }
         })
@@ -222,6 +251,25 @@ impl FromStr for Sampler {
             .find(|i| i.name == s)
             .map(|i| i.sampler)
             .ok_or_else(|| UnknownSampler(s.to_string()))
+    }
+}
+
+/// A threshold test's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The value is below the threshold (plus the slack).
+    Below,
+    /// The value is above the threshold (minus the slack).
+    Above,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Below => "below",
+            Verdict::Above => "above",
+        })
     }
 }
 

@@ -54,7 +54,9 @@
 //! ```
 
 use super::confidence::{ln_add_exp, ln_beta_cdf, ln_beta_sf, ln_beta_tails, test_level, Interval, Rate};
+use super::trace::SampleEvent;
 use super::tree::BernoulliTree;
+pub use super::Verdict;
 use crate::value::Role;
 use rand::Rng;
 use rand_distr::{Beta, Distribution};
@@ -129,25 +131,6 @@ impl FromStr for SamplingRule {
     }
 }
 
-/// A threshold test's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// The value is below the threshold (plus the slack).
-    Below,
-    /// The value is above the threshold (minus the slack).
-    Above,
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Below => "below",
-            Verdict::Above => "above",
-        })
-    }
-}
-
 /// The samples of every leaf, shared by a series of tests (Best Node
 /// Search's): the intervals hold at every sample count, so a test may use
 /// the samples of those before it.
@@ -156,6 +139,9 @@ pub(crate) struct Counts {
     pub(crate) n: Vec<u64>,
     pub(crate) ones: Vec<u64>,
     pub(crate) samples: u64,
+    /// The trace, when one is kept: the samples are counted here, so the
+    /// searches' other events are noted here too, in order.
+    pub(crate) trace: Option<Vec<SampleEvent>>,
 }
 
 impl Counts {
@@ -164,6 +150,7 @@ impl Counts {
             n: vec![0; leaves],
             ones: vec![0; leaves],
             samples: 0,
+            trace: None,
         }
     }
 
@@ -173,6 +160,20 @@ impl Counts {
         self.n[leaf] += 1;
         self.ones[leaf] += u64::from(one);
         self.samples += 1;
+        if let Some(t) = &mut self.trace {
+            t.push(SampleEvent::Sample {
+                leaf,
+                path: tree.path_of(leaf),
+                one,
+            });
+        }
+    }
+
+    /// Notes an event when a trace is kept (the event is built only then).
+    pub(crate) fn note(&mut self, event: impl FnOnce() -> SampleEvent) {
+        if let Some(t) = &mut self.trace {
+            t.push(event());
+        }
     }
 
     /// A leaf's empirical mean (0.5, the prior's, before any sample).
@@ -257,17 +258,29 @@ impl<'t> ThresholdTest<'t> {
         }
     }
 
-    /// Samples until a verdict, or `None` when `counts.samples` reaches `budget`.
-    pub(crate) fn run(&mut self, counts: &mut Counts, budget: u64, rng: &mut impl Rng) -> Option<Verdict> {
-        loop {
+    /// Samples until a verdict, or `None` when `counts.samples` reaches
+    /// `budget`. `test` numbers it in a trace.
+    pub(crate) fn run(&mut self, test: u64, counts: &mut Counts, budget: u64, rng: &mut impl Rng) -> Option<Verdict> {
+        let (tree, node, q, before) = (self.tree, self.node, self.q, counts.samples);
+        counts.note(|| SampleEvent::Test {
+            test,
+            node: tree.path_to(node),
+            gamma: q.gamma,
+            eta: q.eta,
+            delta: q.delta,
+        });
+        let verdict = loop {
             if let Some(v) = self.verdict() {
-                return Some(v);
+                break Some(v);
             }
             if counts.samples >= budget {
-                return None;
+                break None;
             }
             self.step(counts, rng);
-        }
+        };
+        let samples = counts.samples - before;
+        counts.note(|| SampleEvent::Verdict { test, verdict, samples });
+        verdict
     }
 
     /// Picks a leaf by the rule and samples it once.

@@ -319,7 +319,11 @@ impl BernoulliTree {
 
     /// The path (0-based child indices) from the root to leaf number `leaf`.
     pub fn path_of(&self, leaf: usize) -> Vec<u32> {
-        let mut node = self.leaf_node[leaf];
+        self.path_to(self.leaf_node[leaf])
+    }
+
+    /// The path (0-based child indices) from the root to node `node`.
+    pub fn path_to(&self, mut node: u32) -> Vec<u32> {
         let mut path = Vec::new();
         while node != 0 {
             let p = self.parent(node);
@@ -332,11 +336,44 @@ impl BernoulliTree {
 
     /// The tree in the text format, on one line.
     pub fn to_text(&self) -> String {
+        self.text_with(format_mean)
+    }
+
+    /// The tree of the deterministic searches: every mean as a whole number
+    /// of `10^-decimals`, with the fewest decimals (at most 6) that write
+    /// every mean exactly; `None` if a mean needs more. Its minimax value is
+    /// the tree's value times `10^decimals`, exactly.
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::stochastic::BernoulliTree;
+    /// use stockman::{Algorithm, Role, SearchOptions};
+    /// let tree = BernoulliTree::parse("[[0.45, 0.5], [0.35, 0.6]]", Role::Max).unwrap();
+    /// let (values, decimals) = tree.in_decimals().unwrap();
+    /// assert_eq!(decimals, 2);
+    /// let out = Algorithm::AlphaBeta.search(&values, &SearchOptions::default()).unwrap();
+    /// assert_eq!(out.value, Some(45));
+    /// // A mean of more than six decimals has no such tree.
+    /// assert!(BernoulliTree::parse("[0.1234567, 0.5]", Role::Max).unwrap().in_decimals().is_none());
+    /// ```
+    pub fn in_decimals(&self) -> Option<(ExplicitTree, u32)> {
+        let decimals = (0..=6u32).find(|&k| {
+            let scale = 10f64.powi(k as i32);
+            self.means.iter().all(|&m| (m * scale).round() / scale == m)
+        })?;
+        let scale = 10f64.powi(decimals as i32);
+        let text = self.text_with(|m| format!("{}", (m * scale).round() as Value));
+        let tree = ExplicitTree::parse(&text, self.root_role).ok()?;
+        Some((tree, decimals))
+    }
+
+    /// The tree in the text format with each mean written by `leaf`.
+    fn text_with(&self, leaf: impl Fn(f64) -> String) -> String {
         let mut out = String::new();
         let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
         while let Some(&mut (n, ref mut i)) = stack.last_mut() {
             if let Some(l) = self.leaf_of(n) {
-                out.push_str(&format_mean(self.means[l]));
+                out.push_str(&leaf(self.means[l]));
                 stack.pop();
                 continue;
             }
@@ -399,6 +436,24 @@ fn parse_probability(word: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The deterministic tree of a random Bernoulli tree holds its
+    /// thousandths (or fewer decimals), and its minimax value is the value of
+    /// the means, scaled: the deterministic searches of a compare page solve
+    /// the same tree.
+    #[test]
+    fn the_tree_in_decimals_has_the_same_minimax() {
+        for seed in 0..20 {
+            let t = BernoulliTree::random(&format!("width=3,depth=3,seed={seed},model=bernoulli")).unwrap();
+            let (values, k) = t.in_decimals().unwrap();
+            assert!(k <= 3);
+            let out = crate::Algorithm::AlphaBeta
+                .search(&values, &crate::SearchOptions::default())
+                .unwrap();
+            assert_eq!(out.value, Some((t.value() * 10f64.powi(k as i32)).round() as Value));
+            assert!(t.good_moves(0.0).contains(&out.best_index.unwrap()));
+        }
+    }
 
     #[test]
     fn parses_means_and_numbers_leaves_left_to_right() {
