@@ -68,6 +68,7 @@ def counting(cls):
         return counted
 
     names = ["is_over", "possible_moves", "make_move", "scoring", "lose"]
+    names += [n for n in ("unmake_move", "switch_player") if hasattr(cls, n)]
     return type("Counted" + cls.__name__, (cls,), {n: wrap(n) for n in names})
 
 
@@ -144,6 +145,51 @@ class TTTAdapter(Adapter):
     copy = staticmethod(list)
 
 
+class InPlaceAdapter:
+    """An easyAI game with `unmake_move` as a stockman game played in place:
+    the game object is the position, changed as Negamax changes it
+    (`make_move` then `switch_player`; `switch_player` then `unmake_move`),
+    so that no board is copied. The depth left is counted by make and
+    unmake."""
+
+    alternating = True
+
+    def __init__(self, cls, opening, depth, score):
+        g = cls([AI_Player(None), AI_Player(None)])
+        for m in opening:
+            g.make_move(m)
+            g.switch_player()
+        self.g = g
+        self.is_over, self.possible_moves = g.is_over, g.possible_moves
+        self.make_move, self.unmake_move = g.make_move, g.unmake_move
+        self.switch_player, self.scoring = g.switch_player, g.scoring
+        self.max_player = g.current_player
+        self.left = depth
+        self.score = score
+        self.evals = 0
+
+    def role(self):
+        return "max" if self.g.current_player == self.max_player else "min"
+
+    def moves(self):
+        return [] if self.is_over() else self.possible_moves()
+
+    def make(self, move):
+        self.make_move(move)
+        self.switch_player()
+        self.left -= 1
+
+    def unmake(self, move):
+        self.switch_player()
+        self.unmake_move(move)
+        self.left += 1
+
+    def evaluate(self):
+        self.evals += 1
+        v = self.score(self.scoring(), self.left)  # from the view of the player to move
+        return v if self.g.current_player == self.max_player else -v
+
+
 class C4Adapter(Adapter):
     copy = staticmethod(np.copy)
 
@@ -169,6 +215,7 @@ GAMES = {
         cls=TTT,
         adapter=TTTAdapter,
         hashed=TTTHashed,
+        in_place=InPlaceAdapter,
         depth=9,
         openings=[[], [5], [1, 5], [5, 1, 9]],
         show=lambda o: "".join(map(str, o)) or "(empty)",
@@ -220,25 +267,29 @@ def ours(adapter, algo, opening, depth, score):
     return row["stats"]["leaf_evals"], dt, row["value"]
 
 
-# (stockman, easyAI, make the easyAI solver, scoring, stockman needs hash, headline)
+# (stockman, easyAI, make the easyAI solver, scoring, the adapter, headline); the adapter
+# is "adapter" (positions, a board copied per move), "hashed" (the same with hash()) or
+# "in_place" (make and unmake on the game object, where the game has unmake_move).
 PAIRS = [
-    ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, False, True),
-    ("negascout", "Negamax", lambda d: Negamax(d), negamax_score, False, True),
-    ("sss", "SSS (no table)", lambda d: SSS(d), mt_score, False, False),
-    ("sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, False, False),
-    ("dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, False, False),
-    ("mt-sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, True, False),
-    ("mt-dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, True, False),
+    ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, "adapter", True),
+    ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, "in_place", True),
+    ("negascout", "Negamax", lambda d: Negamax(d), negamax_score, "adapter", True),
+    ("sss", "SSS (no table)", lambda d: SSS(d), mt_score, "adapter", False),
+    ("sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, "adapter", False),
+    ("dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, "adapter", False),
+    ("mt-sss", "SSS (table)", lambda d: SSS(d, tt=TranspositionTable()), mt_score, "hashed", False),
+    ("mt-dual", "DUAL (table)", lambda d: DUAL(d, tt=TranspositionTable()), mt_score, "hashed", False),
 ]
 
 
-def check(game, opening):
+def check(game, opening, kind="adapter"):
     """Alpha-beta and Negamax, on equal scoring, evaluate the same leaves,
-    find the same value and call the game's methods equally often."""
+    find the same value and call the game's methods equally often (in
+    place: `unmake_move` and `switch_player` too)."""
     spec = GAMES[game]
     counted = counting(spec["cls"])
 
-    class CountedAdapter(spec["adapter"]):
+    class CountedAdapter(spec[kind]):
         def __init__(self, opening, depth, score):
             super().__init__(counted, opening, depth, score)
 
@@ -253,8 +304,10 @@ def check(game, opening):
     ours_calls["scoring"] = lo
     assert lo == lt, f"{game} {opening}: alpha-beta evaluates {lo} leaves, Negamax {lt}"
     assert vo == round(vt * 1000), f"{game} {opening}: alpha-beta's value {vo}, Negamax's {vt}"
-    # easyAI also calls unmake_move; the adapter copies the board instead.
-    for k in ["is_over", "possible_moves", "make_move", "scoring", "lose"]:
+    # easyAI also calls unmake_move and switch_player; the positions adapter copies the board
+    # instead, the in-place one calls them as often.
+    shared = ["is_over", "possible_moves", "make_move", "scoring", "lose"]
+    for k in shared + (["unmake_move", "switch_player"] if kind == "in_place" else []):
         assert ours_calls.get(k, 0) == theirs_calls.get(k, 0), (game, opening, k, ours_calls, theirs_calls)
     return ours_calls
 
@@ -333,10 +386,13 @@ def main():
     for game in games:
         spec = GAMES[game]
         for opening in spec["openings"]:
-            calls = check(game, opening)
-            print(f"# {spec['name']} {spec['show'](opening)}: equal leaves and game calls {calls}", file=sys.stderr)
+            for kind in sorted({p[4] for p in pairs if p[4] in spec and p[4] != "hashed"}):
+                calls = check(game, opening, kind)
+                print(f"# {spec['name']} {spec['show'](opening)} ({kind}): equal leaves and game calls {calls}",
+                      file=sys.stderr)
             for pair in pairs:
-                jobs.append((game, opening, pair))
+                if pair[4] in spec:
+                    jobs.append((game, opening, pair))
 
     times = {i: ([], []) for i in range(len(jobs))}
     leaves = {}
@@ -346,10 +402,10 @@ def main():
         t = easyai(spec["cls"], pair[2](spec["depth"]), opening)[1]
         reps[i] = max(1, round(0.05 / t))
     for r in range(rounds):
-        for i, (game, opening, (algo, _, make, score, hashed, _h)) in enumerate(jobs):
+        for i, (game, opening, (algo, _, make, score, kind, _h)) in enumerate(jobs):
             spec = GAMES[game]
             d = spec["depth"]
-            adapter = spec["hashed"] if hashed else spec["adapter"]
+            adapter = spec[kind]
 
             def repeated(run, n=reps[i]):
                 out = [run() for _ in range(n)]
@@ -377,8 +433,9 @@ def main():
         "| µs/leaf | time ratio (range) |"
     )
     print("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
-    for i, (game, opening, (algo, theirs, *_)) in enumerate(jobs):
+    for i, (game, opening, (algo, theirs, _m, _s, kind, _h)) in enumerate(jobs):
         spec = GAMES[game]
+        algo = algo + (" (in place)" if kind == "in_place" else "")
         (lo, lt), (to, tt) = leaves[i], times[i]
         mo, ao, bo = summary(to)
         mt, at, bt = summary(tt)

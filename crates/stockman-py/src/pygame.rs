@@ -21,20 +21,35 @@ const CHECKED_PLAYS: u32 = 4;
 /// the game's own Python code stops the search at once anyway.)
 const SIGNAL_EVERY: u32 = 256;
 
-/// A game written in Python: an object with `root()`, `role(pos)`
-/// (`"max"`/`"min"`), `moves(pos)`, `play(pos, move)`, `evaluate(pos)` and
-/// optionally `hash(pos)`. Positions and moves are any Python objects; a
-/// position keeps its move list, so that `moves()` is asked once per
-/// position and every algorithm sees one order whatever `moves()` does.
-/// A game whose `alternating` attribute is `True` is asked `role()` for
-/// its root only: every move passes the turn to the other side.
+/// A game written in Python, in one of two protocols:
+///
+/// - **positions**: an object with `root()`, `role(pos)` (`"max"`/`"min"`),
+///   `moves(pos)`, `play(pos, move)` (a new position), `evaluate(pos)` and
+///   optionally `hash(pos)`; positions are any Python objects;
+/// - **in place**: an object that is its own current position, with
+///   `make(move)` and `unmake(move)` changing it, and `role()`, `moves()`,
+///   `evaluate()` and optionally `hash()` asked of it as it stands (as
+///   python-chess's `push`/`pop` and easyAI's `make_move`/`unmake_move`
+///   work). The adapter keeps the object at the position the search asks
+///   about: a child is one `make`, a sibling an `unmake` and a `make`, and
+///   a jump (best-first searches) goes down from the common ancestor. The
+///   object is back at its starting position when the search ends.
+///
+/// Moves are any Python objects; a position keeps its move list, so that
+/// `moves()` is asked once per position and every algorithm sees one order
+/// whatever `moves()` does. A game whose `alternating` attribute is `True`
+/// is asked `role()` for its root only: every move passes the turn to the
+/// other side.
 pub(crate) struct PyGame<'py> {
     obj: Bound<'py, PyAny>,
     /// The bound methods, looked up once rather than at every call.
     root_fn: Bound<'py, PyAny>,
     role_fn: Bound<'py, PyAny>,
     moves_fn: Bound<'py, PyAny>,
+    /// `play(pos, move)`, or `make(move)` in place.
     play_fn: Bound<'py, PyAny>,
+    /// The in-place protocol's state; `None` for the positions protocol.
+    in_place: Option<InPlace<'py>>,
     evaluate_fn: Bound<'py, PyAny>,
     hash_fn: Option<Bound<'py, PyAny>>,
     /// `"max"` and `"min"`, interned: `role()`'s answers are compared by
@@ -59,12 +74,15 @@ pub(crate) struct PyGame<'py> {
 /// A position of a [`PyGame`], with its move list once asked for.
 #[derive(Clone, Debug)]
 pub(crate) struct PyPos<'py> {
+    /// The position (in place: the game object itself).
     obj: Bound<'py, PyAny>,
     moves: Rc<RefCell<Option<Vec<Bound<'py, PyAny>>>>>,
     ply: u32,
     /// The side to move, when known without asking `role()` (an
     /// alternating game's positions).
     role: Option<Role>,
+    /// In place: the node of [`InPlace::nodes`] this position is.
+    node: u32,
 }
 
 impl<'py> PyPos<'py> {
@@ -74,21 +92,48 @@ impl<'py> PyPos<'py> {
             moves: Default::default(),
             ply,
             role,
+            node: 0,
         }
     }
+}
+
+/// The in-place protocol's bookkeeping: every position the search made,
+/// as (parent, move), and the path of positions the object stands at.
+struct InPlace<'py> {
+    unmake_fn: Bound<'py, PyAny>,
+    /// Node 0 is the root; a node is its parent and the move from it.
+    nodes: RefCell<Vec<(u32, Option<Bound<'py, PyAny>>)>>,
+    /// The nodes from the root to the object's current position.
+    path: RefCell<Vec<u32>>,
 }
 
 /// What evaluation answers once a callback failed: outside the value range,
 /// so that the search stops at once with `ValueOutOfRange`.
 const FAILED: Value = VALUE_MAX.saturating_add(1);
 
+/// Whether `obj` plays in place (it has `make` and `unmake`).
+fn plays_in_place(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(obj.hasattr("make")? && obj.hasattr("unmake")?)
+}
+
 /// Checks that `obj` has a game's methods; names the missing one.
 pub(crate) fn check_game(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    for m in ["root", "role", "moves", "play", "evaluate"] {
-        if !obj.hasattr(m)? {
+    let (methods, protocol): (&[&str], &str) = if plays_in_place(obj)? {
+        (
+            &["role", "moves", "make", "unmake", "evaluate"],
+            "a game played in place needs the methods make(move), unmake(move), role(), moves() and evaluate()",
+        )
+    } else {
+        (
+            &["root", "role", "moves", "play", "evaluate"],
+            "a game needs the methods root(), role(pos), moves(pos), play(pos, move) and evaluate(pos) \
+             (or, played in place, make(move), unmake(move), role(), moves() and evaluate())",
+        )
+    };
+    for m in methods {
+        if !obj.hasattr(*m)? {
             return Err(PyTypeError::new_err(format!(
-                "a game needs the methods root(), role(pos), moves(pos), play(pos, move) and evaluate(pos); \
-                 {} has no `{m}`",
+                "{protocol}; {} has no `{m}`",
                 obj.get_type().name()?
             )));
         }
@@ -114,14 +159,24 @@ impl<'py> PyGame<'py> {
     pub(crate) fn new(obj: Bound<'py, PyAny>, max_ply: u32) -> PyResult<Self> {
         let has_hash = check_game(&obj)?;
         let py = obj.py();
+        let in_place = plays_in_place(&obj)?;
         Ok(PyGame {
             max_str: pyo3::intern!(py, "max").clone(),
             min_str: pyo3::intern!(py, "min").clone(),
             alternating: alternating(&obj)?,
-            root_fn: obj.getattr("root")?,
+            root_fn: if in_place { obj.clone() } else { obj.getattr("root")? },
             role_fn: obj.getattr("role")?,
             moves_fn: obj.getattr("moves")?,
-            play_fn: obj.getattr("play")?,
+            play_fn: obj.getattr(if in_place { "make" } else { "play" })?,
+            in_place: if in_place {
+                Some(InPlace {
+                    unmake_fn: obj.getattr("unmake")?,
+                    nodes: RefCell::new(vec![(0, None)]),
+                    path: RefCell::new(vec![0]),
+                })
+            } else {
+                None
+            },
             evaluate_fn: obj.getattr("evaluate")?,
             hash_fn: if has_hash { Some(obj.getattr("hash")?) } else { None },
             obj,
@@ -161,9 +216,83 @@ impl<'py> PyGame<'py> {
         self.obj.py().check_signals()
     }
 
+    /// Calls `f` about `pos`: with the position as its argument, or, in
+    /// place, with none once the object stands at `pos`.
+    fn ask(&self, f: &Bound<'py, PyAny>, pos: &PyPos<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.in_place {
+            None => f.call1((&pos.obj,)),
+            Some(ip) => {
+                self.stand_at(ip, pos.node)?;
+                f.call0()
+            }
+        }
+    }
+
+    /// Makes and unmakes moves until the object stands at `node`.
+    fn stand_at(&self, ip: &InPlace<'py>, node: u32) -> PyResult<()> {
+        let nodes = ip.nodes.borrow();
+        let mut path = ip.path.borrow_mut();
+        let here = *path.last().expect("the root is on the path");
+        if here == node {
+            return Ok(());
+        }
+        let parent = nodes[node as usize].0;
+        let make = |n: u32| -> PyResult<()> {
+            self.play_fn.call1((nodes[n as usize].1.as_ref().expect("a move"),))?;
+            Ok(())
+        };
+        let unmake = |n: u32| -> PyResult<()> {
+            ip.unmake_fn.call1((nodes[n as usize].1.as_ref().expect("a move"),))?;
+            Ok(())
+        };
+        // A child, a sibling or the parent: what depth-first searches ask.
+        if parent == here {
+            make(node)?;
+            path.push(node);
+            return Ok(());
+        }
+        if path.len() >= 2 && node != 0 && nodes[here as usize].0 == parent {
+            unmake(here)?;
+            path.pop();
+            make(node)?;
+            path.push(node);
+            return Ok(());
+        }
+        // Anywhere: down from the deepest common ancestor.
+        let mut chain = Vec::new();
+        let mut n = node;
+        while n != 0 {
+            chain.push(n);
+            n = nodes[n as usize].0;
+        }
+        chain.reverse();
+        let common = path[1..].iter().zip(&chain).take_while(|(a, b)| a == b).count();
+        while path.len() > common + 1 {
+            let n = *path.last().expect("deeper than the common part");
+            unmake(n)?;
+            path.pop();
+        }
+        for &n in &chain[common..] {
+            make(n)?;
+            path.push(n);
+        }
+        Ok(())
+    }
+
+    /// In place: unmakes every move still made, so that the object stands
+    /// at the position it started from (after the search, and after a
+    /// failure; the first failure is kept).
+    pub(crate) fn restore(&self) {
+        if let Some(ip) = &self.in_place {
+            if let Err(e) = self.stand_at(ip, 0) {
+                self.fail(e);
+            }
+        }
+    }
+
     fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         self.signals()?;
-        let list = self.moves_fn.call1((&pos.obj,))?;
+        let list = self.ask(&self.moves_fn, pos)?;
         // A list or a tuple is read directly, without an iterator object.
         if let Ok(l) = list.downcast::<PyList>() {
             return self.bounded(l.iter().map(Ok));
@@ -245,7 +374,7 @@ impl<'py> PyGame<'py> {
         if self.failed() {
             return Role::Max;
         }
-        let r = self.role_fn.call1((&pos.obj,)).and_then(|r| {
+        let r = self.ask(&self.role_fn, pos).and_then(|r| {
             if r.is(&self.max_str) {
                 return Ok(Role::Max);
             }
@@ -286,7 +415,11 @@ impl<'py> Game for PyGame<'py> {
         if let Some(r) = self.root.borrow().as_ref() {
             return r.clone();
         }
-        let mut root = match self.root_fn.call0() {
+        let made = match self.in_place {
+            Some(_) => Ok(self.obj.clone()),
+            None => self.root_fn.call0(),
+        };
+        let mut root = match made {
             Ok(p) => PyPos::new(p, 0, None),
             Err(e) => {
                 self.fail(e);
@@ -347,6 +480,22 @@ impl<'py> Game for PyGame<'py> {
                 m.ok_or_else(|| PyValueError::new_err("moves() returned fewer moves than before for the same position"))
             }),
         };
+        if let Some(ip) = &self.in_place {
+            // A new node; the move is made when the search asks about it.
+            return match m {
+                Ok(m) => {
+                    let mut nodes = ip.nodes.borrow_mut();
+                    nodes.push((pos.node, Some(m)));
+                    let mut child = PyPos::new(self.obj.clone(), pos.ply + 1, pos.role.map(Role::opponent));
+                    child.node = (nodes.len() - 1) as u32;
+                    child
+                }
+                Err(e) => {
+                    self.fail(e);
+                    pos.clone()
+                }
+            };
+        }
         match m.and_then(|m| self.checked_play(pos, &m)) {
             Ok(p) => PyPos::new(p, pos.ply + 1, pos.role.map(Role::opponent)),
             Err(e) => {
@@ -362,7 +511,7 @@ impl<'py> Game for PyGame<'py> {
         }
         let v = self
             .signals()
-            .and_then(|()| self.evaluate_fn.call1((&pos.obj,)))
+            .and_then(|()| self.ask(&self.evaluate_fn, pos))
             .and_then(|v| self.int_from("evaluate", &v))
             .and_then(|v| {
                 if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {
@@ -384,7 +533,7 @@ impl<'py> Game for PyGame<'py> {
         if self.failed() {
             return Some(0);
         }
-        let h = hash_fn.call1((&pos.obj,)).and_then(|v| {
+        let h = self.ask(hash_fn, pos).and_then(|v| {
             if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
                 // Any Python int: its low 64 bits.
                 let masked = v.call_method1("__and__", (u64::MAX,))?;

@@ -54,6 +54,8 @@ pub(crate) fn search_py_game<T>(
     let out = stacker::maybe_grow(stack, stack, || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&game)))
     });
+    // A game played in place stands where it started.
+    game.restore();
     match out {
         Ok(out) => game.take_failure().map_or(Ok(out), Err),
         Err(p) => Err(internal_error(py, &*p)),

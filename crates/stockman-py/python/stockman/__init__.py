@@ -324,6 +324,14 @@ def solve(
     then asked of the root only. Positions and moves are any Python
     objects. A game deeper than ``MAX_PLIES`` needs ``depth``.
 
+    A game may instead be played in place: an object with ``make(move)``
+    and ``unmake(move)`` (as python-chess's push/pop) and ``role()``,
+    ``moves()``, ``evaluate()`` and optionally ``hash()`` asked of the
+    object as it stands. stockman makes and unmakes moves to reach each
+    position it asks about and leaves the object where it started (also
+    after an exception); the searches and counts are those of the
+    positions protocol.
+
     Raises ``ValueError`` / ``TypeError`` naming a bad argument (or the
     line and column of a malformed tree); :class:`SearchLimit` when a
     search stops at a limit (with the bounds it had proved);
