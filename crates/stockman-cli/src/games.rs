@@ -4,7 +4,7 @@
 use crate::report::{fmt_time, Row};
 use crate::runner::{exit_code, print_rows, rows, SearchArgs};
 use crate::Format;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal, Read};
@@ -12,8 +12,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use stockman::games::positions::{parse_positions, PositionLine};
 use stockman::run::batch::{solve_positions, Summary};
+use stockman::run::shards::{self, BatchRow, ShardHeader, ShardOutput};
 use stockman::run::{GameKind, GameTask, Request, Runner, SourceKind};
-use stockman::{Playable, Stats, Value};
+use stockman::{Playable, Stats};
+use stockman_lab::Shard;
 
 /// Parses `--game`: one of the library's games, listed in the help.
 pub fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
@@ -87,25 +89,6 @@ pub fn solve(
     Ok(exit_code(&rows))
 }
 
-/// One line of a batch's JSON output.
-#[derive(Serialize)]
-struct BatchLine<'a> {
-    position: &'a str,
-    algorithm: &'a str,
-    value: Option<Value>,
-    best_move: Option<serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    proven_bounds: Option<[Value; 2]>,
-    stats: Stats,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected: Option<Value>,
-    /// The score the file lists for the best move found (FFO lines list every move's).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best_move_score: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
 /// The last lines of a batch's JSON output: `{"summary": {...}}`, one per
 /// algorithm, with the same figures as the text summary (times in µs).
 #[derive(Serialize)]
@@ -153,10 +136,51 @@ impl<'a> SummaryLine<'a> {
     }
 }
 
-/// `solve --game NAME --positions FILE`: lines `moves [expected]`.
-pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -> Result<ExitCode> {
+/// `solve --game NAME --positions FILE [--shard K/N]`: lines `moves [expected]`.
+pub fn batch(
+    kind: GameKind,
+    path: &Path,
+    search: &SearchArgs,
+    format: Format,
+    shard: Option<Shard>,
+) -> Result<ExitCode> {
     let request = search.request(SourceKind::Game(kind), false)?;
-    let lines = read_positions(path)?;
+    let text = read_text_of(path)?;
+    let all =
+        parse_positions(&text).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
+    let lines: Vec<PositionLine> = match shard {
+        Some(s) => all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| s.contains(*i as u64))
+            .map(|(_, l)| l.clone())
+            .collect(),
+        None => all.clone(),
+    };
+    if let Some(s) = shard {
+        if lines.is_empty() {
+            bail!(
+                "--shard {s}: {} holds {} position(s), none of them this shard's (use at most {} shards)",
+                path.display(),
+                all.len(),
+                all.len()
+            );
+        }
+        if format == Format::Json {
+            let header = ShardHeader::new(
+                s.index,
+                s.count,
+                &path.display().to_string(),
+                all.len(),
+                &text,
+                &request.labels(),
+                request.options.limits.depth,
+            );
+            println!("{}", serde_json::to_string(&header)?);
+        } else {
+            eprintln!("note: shard {s}'s summary only; `solve --merge` reads the shards' --format json output");
+        }
+    }
     let bar = if std::io::stderr().is_terminal() && lines.len() > 1 {
         let b = ProgressBar::new((lines.len() * request.algorithms.len()) as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta}") {
@@ -178,20 +202,20 @@ pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -
     let summaries = solve_positions(kind, &lines, &request, &mut runner, |p| {
         for (s, score) in p.solutions.iter().zip(&p.best_move_scores) {
             if format == Format::Json && printed.is_ok() {
-                let line = BatchLine {
-                    position: &p.position,
-                    algorithm: &s.label(),
+                let row = BatchRow {
+                    line: p.line,
+                    position: p.position.clone(),
+                    algorithm: s.label(),
                     value: s.value,
                     best_move: s.best_move.clone().map(text_json),
                     proven_bounds: s.proven.map(|(a, b)| [a, b]),
                     stats: s.stats,
                     expected: p.expected,
                     best_move_score: *score,
+                    stopped_by: s.stopped_by.map(|l| l.to_string()),
                     error: s.error.as_ref().map(|e| e.describe(&crate::report::Flags)),
                 };
-                printed = serde_json::to_string(&line)
-                    .map(|l| println!("{l}"))
-                    .map_err(Into::into);
+                printed = serde_json::to_string(&row).map(|l| println!("{l}")).map_err(Into::into);
             }
             if let Some(b) = &bar {
                 b.inc(1);
@@ -206,21 +230,81 @@ pub fn batch(kind: GameKind, path: &Path, search: &SearchArgs, format: Format) -
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    print_summaries(&summaries, format)?;
+    if let Some(s) = shard {
+        if format == Format::Json {
+            eprintln!(
+                "shard {s} done; when every shard is, combine their outputs with\n  stockman solve --merge FILE..."
+            );
+        }
+    }
+    Ok(batch_exit(&summaries))
+}
+
+/// The summary table, or (JSON) one summary line per algorithm after the
+/// position lines, told apart from them by its `summary` key.
+fn print_summaries(summaries: &[Summary], format: Format) -> Result<()> {
     match format {
-        Format::Text => print!("{}", summary_table(&summaries)),
-        // After the position lines, one summary line per algorithm, told
-        // apart from them by its `summary` key.
+        Format::Text => print!("{}", summary_table(summaries)),
         Format::Json => {
-            for s in &summaries {
+            for s in summaries {
                 println!("{}", serde_json::to_string(&SummaryLine::new(s))?);
             }
         }
     }
-    Ok(if summaries.iter().any(Summary::is_bad) {
+    Ok(())
+}
+
+fn batch_exit(summaries: &[Summary]) -> ExitCode {
+    if summaries.iter().any(Summary::is_bad) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
+}
+
+/// `solve --merge FILE...`: the shards' JSON outputs of one batch, merged
+/// into the rows (JSON) and summaries of the whole batch.
+pub fn merge(files: &[std::path::PathBuf], format: Format) -> Result<ExitCode> {
+    let mut outputs = Vec::new();
+    for f in files {
+        outputs.push(read_shard(f)?);
+    }
+    let merged = shards::merge(outputs).map_err(|e| anyhow!("--merge: {e}"))?;
+    if format == Format::Json {
+        for r in &merged.rows {
+            println!("{}", serde_json::to_string(r)?);
+        }
+    }
+    print_summaries(&merged.summaries, format)?;
+    Ok(batch_exit(&merged.summaries))
+}
+
+/// One shard's JSON output: its header line, then its rows (its summary
+/// lines are skipped: the merge counts again).
+fn read_shard(path: &Path) -> Result<ShardOutput> {
+    let text = read_text_of(path)?;
+    let name = path.display().to_string();
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (_, first) = lines.next().ok_or_else(|| {
+        anyhow!("{name}: empty: not a shard's output (solve --positions FILE --shard K/N --format json)")
+    })?;
+    let header: ShardHeader = serde_json::from_str(first).map_err(|_| {
+        anyhow!("{name}:1: not a shard's output: its first line is not {{\"shard\": ...}} (solve --positions FILE --shard K/N --format json writes one)")
+    })?;
+    let mut rows = Vec::new();
+    for (i, line) in lines {
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| anyhow!("{name}:{}:{}: not JSON: {e}", i + 1, e.column()))?;
+        if value.get("summary").is_some() {
+            continue;
+        }
+        rows.push(
+            serde_json::from_value::<BatchRow>(value)
+                .map_err(|e| anyhow!("{name}:{}: not a position's row: {e}", i + 1))?,
+        );
+    }
+    Ok(ShardOutput { name, header, rows })
 }
 
 fn summary_table(sums: &[Summary]) -> String {
@@ -256,8 +340,8 @@ fn summary_table(sums: &[Summary]) -> String {
     out
 }
 
-/// Reads a test set (`-` for standard input): see [`parse_positions`] for the layouts.
-pub fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
+/// A positions file's (or a shard output's) text; `-` is standard input.
+fn read_text_of(path: &Path) -> Result<String> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()
@@ -269,5 +353,5 @@ pub fn read_positions(path: &Path) -> Result<Vec<PositionLine>> {
         f.read_to_string(&mut text)
             .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }
-    parse_positions(&text).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))
+    Ok(text)
 }

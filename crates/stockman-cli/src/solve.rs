@@ -8,6 +8,8 @@ use clap::Args;
 use std::process::ExitCode;
 use stockman::run::{on_stack, stack_bytes, Runner, SourceKind};
 #[derive(Args, Debug)]
+// A source is required, unless `--merge` reads shards' outputs instead (checked in `run`).
+#[command(mut_group("Source", |g| g.required(false)))]
 pub struct SolveArgs {
     #[command(flatten)]
     pub source: Source,
@@ -38,9 +40,26 @@ pub struct SolveArgs {
     /// a FEN, or `position; MOVE:SCORE; ...` (FFO, EPD).
     #[arg(long, value_name = "FILE", requires = "game")]
     pub positions: Option<std::path::PathBuf>,
+    /// With --positions: solve only shard K of N (the positions whose index i, from 0, has
+    /// i % N == K - 1); with --format json its output starts with a `{"shard": ...}` line
+    /// and `solve --merge` combines the shards' outputs.
+    #[arg(long, value_name = "K/N", requires = "positions")]
+    pub shard: Option<stockman_lab::Shard>,
+    /// Merge the JSON outputs of every shard of one `--positions` batch into its rows (in file
+    /// order) and summaries, as one run would print them.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["game", "tree", "random", "positions"])]
+    pub merge: Vec<std::path::PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if !args.merge.is_empty() {
+        return crate::games::merge(&args.merge, args.format);
+    }
+    if args.source.game.is_none() && args.source.tree.is_none() && args.source.random.is_none() {
+        anyhow::bail!(
+            "give what to solve: --tree FILE, --random SPEC or --game NAME (or --merge FILE... to merge shards)"
+        );
+    }
     if let Some(kind) = args.source.game {
         if let Some(flag) = crate::sample::wanted(args.search.algo.as_deref(), None, &args.sample).map(|s| {
             s.then(|| {
@@ -54,7 +73,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             anyhow::bail!("{flag}: the stochastic searches run on trees of Bernoulli leaves (--tree FILE of means, or --random SPEC,model=bernoulli), not on --game");
         }
         return match &args.positions {
-            Some(path) => crate::games::batch(kind, path, &args.search, args.format),
+            Some(path) => crate::games::batch(kind, path, &args.search, args.format, args.shard),
             None => crate::games::solve(kind, args.position.as_deref(), &args.search, args.format, args.leaves),
         };
     }

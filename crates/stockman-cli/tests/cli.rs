@@ -2504,3 +2504,143 @@ fn stochastic_compare_pages_and_refusals() {
     ]);
     assert_contains(&e.stderr, &["more than six decimals"]);
 }
+
+// ------------------------------------------------ shards of a positions batch (issue 49)
+
+/// A batch's JSON lines with the wall-clock times taken out (they differ
+/// from run to run; every count is deterministic).
+fn without_times(stdout: &str) -> Vec<Json> {
+    stdout
+        .lines()
+        .map(|l| {
+            let mut v: Json = serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"));
+            let target = v.get_mut("summary").cloned().map_or(v.clone(), |s| s);
+            let mut t = target;
+            if let Some(stats) = t.get_mut("stats") {
+                stats["time_us"] = Json::from(0);
+            }
+            for k in ["mean_time_us", "median_time_us", "p99_time_us", "positions_per_s"] {
+                if t.get(k).is_some() {
+                    t[k] = Json::from(0);
+                }
+            }
+            if v.get("summary").is_some() {
+                v["summary"] = t;
+            } else {
+                v = t;
+            }
+            v
+        })
+        .collect()
+}
+
+/// Shards run side by side as separate processes and merged give exactly
+/// the rows and summaries of the whole batch; a merge of shards that do
+/// not make one whole batch is refused with what is wrong.
+#[test]
+fn shards_of_a_batch_run_apart_and_merge_into_the_whole_batch() {
+    let set = TempFile::new("ttt-batch.txt", "5\n1\n2 \n15\n51 0\n519\n123\n# a comment\n9\n");
+    let common = [
+        "solve",
+        "--game",
+        "tictactoe",
+        "--positions",
+        set.arg(),
+        "--algo",
+        "alphabeta,mtdf",
+        "--format",
+        "json",
+    ];
+    let whole = ok(&common);
+    // Three shards at once, each its own process.
+    let outs: Vec<TempFile> = (1..=3)
+        .map(|k| TempFile::empty_path(&format!("shard-{k}.jsonl")))
+        .collect();
+    let children: Vec<_> = (1..=3)
+        .map(|k| {
+            let shard = format!("{k}/3");
+            let mut args: Vec<&str> = common.to_vec();
+            args.extend(["--shard", shard.as_str()]);
+            std::process::Command::new(env!("CARGO_BIN_EXE_stockman"))
+                .args(&args)
+                .stdout(std::fs::File::create(outs[k - 1].path()).unwrap())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let first = std::fs::read_to_string(outs[0].path()).unwrap();
+    let header: Json = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(header["shard"]["index"], 1);
+    assert_eq!(header["shard"]["positions"], 8);
+    assert_eq!(header["shard"]["algorithms"], serde_json::json!(["alphabeta", "mtdf"]));
+    let paths: Vec<&str> = outs.iter().map(|o| o.arg()).collect();
+    // In any order.
+    let merged = ok(&["solve", "--format", "json", "--merge", paths[2], paths[0], paths[1]]);
+    assert_eq!(without_times(&merged.stdout), without_times(&whole.stdout));
+    let rows = without_times(&merged.stdout);
+    assert_eq!(rows.len(), 8 * 2 + 2);
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[4]["line"], 3);
+    let text = ok(&["solve", "--merge", paths[0], paths[1], paths[2]]).stdout;
+    assert_contains(&text, &["algorithm", "alphabeta          8"]);
+
+    // What is not one whole batch.
+    let e = fails(&["solve", "--merge", paths[0], paths[1]]);
+    assert_contains(&e.stderr, &["--merge: shard 3/3 missing"]);
+    let e = fails(&["solve", "--merge", paths[0], paths[0], paths[1], paths[2]]);
+    assert_contains(&e.stderr, &["shard 1/3 is given twice"]);
+    let cut = TempFile::new("cut.jsonl", first.lines().take(3).collect::<Vec<_>>().join("\n"));
+    let e = fails(&["solve", "--merge", cut.arg(), paths[1], paths[2]]);
+    assert_contains(&e.stderr, &["holds 2 rows where its shard owes 6", "stopped early"]);
+    let other_set = TempFile::new("ttt-other.txt", "5\n1\n2\n15\n51\n519\n123\n7\n");
+    let other = ok(&[
+        "solve",
+        "--game",
+        "tictactoe",
+        "--positions",
+        other_set.arg(),
+        "--algo",
+        "alphabeta,mtdf",
+        "--format",
+        "json",
+        "--shard",
+        "2/3",
+    ]);
+    let other = TempFile::new("other.jsonl", other.stdout);
+    let e = fails(&["solve", "--merge", paths[0], other.arg(), paths[2]]);
+    assert_contains(
+        &e.stderr,
+        &["is a shard of another batch than", "its positions file differs"],
+    );
+    let e = fails(&["solve", "--merge", set.arg()]);
+    assert_contains(&e.stderr, &["ttt-batch.txt:1: not a shard's output"]);
+    let e = fails(&[
+        "solve",
+        "--game",
+        "tictactoe",
+        "--positions",
+        set.arg(),
+        "--shard",
+        "9/9",
+    ]);
+    assert_contains(
+        &e.stderr,
+        &["--shard 9/9", "holds 8 position(s), none of them this shard's"],
+    );
+    let e = fails(&[
+        "solve",
+        "--game",
+        "tictactoe",
+        "--positions",
+        set.arg(),
+        "--shard",
+        "0/3",
+    ]);
+    assert_contains(&e.stderr, &["expected K/N with 1 <= K <= N"]);
+    let e = fails(&["solve", "--game", "tictactoe", "--shard", "1/3"]);
+    assert_contains(&e.stderr, &["--positions"]);
+}

@@ -92,6 +92,15 @@ def mt_score(s, left):
     return 1000 * s - 990 * left * ((s > 0) - (s < 0))
 
 
+def after(cls, opening):
+    """A game of `cls` (no AI players) after the moves of `opening`."""
+    g = cls([AI_Player(None), AI_Player(None)])
+    for m in opening:
+        g.make_move(m)
+        g.switch_player()
+    return g
+
+
 class Adapter:
     """An easyAI game as a stockman game. A position is `(board, player,
     depth left)`; a board is never changed once made (play copies it, then
@@ -102,11 +111,7 @@ class Adapter:
     alternating = True
 
     def __init__(self, cls, opening, depth, score):
-        g = cls([AI_Player(None), AI_Player(None)])
-        for m in opening:
-            g.make_move(m)
-            g.switch_player()
-        self.g = g
+        self.g = g = after(cls, opening)
         # The game's methods, bound once (a lookup on `g` makes a bound method each time).
         self.is_over, self.possible_moves = g.is_over, g.possible_moves
         self.make_move, self.scoring = g.make_move, g.scoring
@@ -155,11 +160,7 @@ class InPlaceAdapter:
     alternating = True
 
     def __init__(self, cls, opening, depth, score):
-        g = cls([AI_Player(None), AI_Player(None)])
-        for m in opening:
-            g.make_move(m)
-            g.switch_player()
-        self.g = g
+        self.g = g = after(cls, opening)
         self.is_over, self.possible_moves = g.is_over, g.possible_moves
         self.make_move, self.unmake_move = g.make_move, g.unmake_move
         self.switch_player, self.scoring = g.switch_player, g.scoring

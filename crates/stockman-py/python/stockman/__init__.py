@@ -25,6 +25,7 @@ All but the first and the game's own derive from :class:`SearchError`.
 
 from __future__ import annotations
 
+import abc
 import html as _html
 import json
 import os
@@ -453,7 +454,38 @@ def _sample_options(
     }
 
 
-class SampleTrace(dict):
+class _Page(dict, metaclass=abc.ABCMeta):
+    """A traced search as a dict that shows itself in Jupyter as a viewer
+    page (`html()`, which each kind of trace makes its own way)."""
+
+    _what = "stockman trace"
+
+    @property
+    def events(self) -> List[Dict[str, Any]]:
+        """The events, in order."""
+        return self["events"]
+
+    @abc.abstractmethod
+    def html(self) -> str:
+        """The viewer: a self-contained HTML page."""
+
+    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the viewer to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
+
+    def _repr_html_(self) -> str:
+        try:
+            page = self.html()
+        except ValueError as e:
+            return f"<p><b>{self._what}</b>: no viewer ({_html.escape(str(e))})</p>"
+        return (
+            '<iframe style="width:100%;height:640px;border:1px solid #ccc" '
+            f'sandbox="allow-scripts" srcdoc="{_html.escape(page, quote=True)}"></iframe>'
+        )
+
+
+class SampleTrace(_Page):
     """One traced run of a stochastic search: a dict with ``algorithm``,
     ``value`` (the tree's), ``best_move``, ``verdict``, ``confident``,
     ``samples``, ``rounds``, ``tests``, ``bound``, ``leaf_samples`` and
@@ -461,8 +493,10 @@ class SampleTrace(dict):
     dicts, as ``stockman trace --format json`` prints them), which shows
     itself in Jupyter as the viewer's comparison page: the search's samples
     step by step beside the deterministic searches of ``compare`` reading
-    the means.
+    the means. ``save_html(path)`` writes that page.
     """
+
+    _what = "stockman sample_trace"
 
     def __init__(self, data: Dict[str, Any], tree: str, compare: List[str], options: Dict[str, Any], root: str):
         super().__init__(data)
@@ -471,11 +505,6 @@ class SampleTrace(dict):
         self._options = options
         self._root = root
         self._page: Optional[str] = None
-
-    @property
-    def events(self) -> List[Dict[str, Any]]:
-        """The events, in order."""
-        return self["events"]
 
     def html(self) -> str:
         """The comparison page, self-contained (trees of at most 500 nodes,
@@ -486,21 +515,6 @@ class SampleTrace(dict):
                 self._tree, [self["algorithm"]], self._compare, self._options, self._root, title
             )
         return self._page
-
-    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes the comparison page to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.html())
-
-    def _repr_html_(self) -> str:
-        try:
-            page = self.html()
-        except ValueError as e:
-            return f"<p><b>stockman sample_trace</b>: no viewer ({_html.escape(str(e))})</p>"
-        return (
-            '<iframe style="width:100%;height:640px;border:1px solid #ccc" '
-            f'sandbox="allow-scripts" srcdoc="{_html.escape(page, quote=True)}"></iframe>'
-        )
 
 
 def sample_trace(
@@ -595,7 +609,7 @@ def solve_positions(
         raise ValueError(f"{label}: {e}") from None
 
 
-class Trace(dict):
+class Trace(_Page):
     """One traced search: a dict with ``algorithm``, ``value``,
     ``best_move``, ``bound``, ``stats`` and ``events`` (the leaf
     evaluations, SSS*'s Gamma steps with the OPEN list, the MT drivers'
@@ -614,11 +628,6 @@ class Trace(dict):
         self._root = root
         self._page: Optional[str] = None
 
-    @property
-    def events(self) -> List[Dict[str, Any]]:
-        """The events, in order."""
-        return self["events"]
-
     def html(self) -> str:
         """The viewer: a self-contained HTML page (trees of at most 500
         nodes; raises ``ValueError`` for larger ones)."""
@@ -627,27 +636,6 @@ class Trace(dict):
                 self._source, self._algorithms, depth=self._depth, root=self._root, title=None
             )
         return self._page
-
-    def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes the viewer to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.html())
-
-    def _repr_html_(self) -> str:
-        try:
-            page = self.html()
-        except ValueError as e:
-            return f"<p><b>stockman trace</b>: no viewer ({_html.escape(str(e))})</p>"
-        return (
-            '<iframe style="width:100%;height:640px;border:1px solid #ccc" '
-            f'sandbox="allow-scripts" srcdoc="{_html.escape(page, quote=True)}"></iframe>'
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"<stockman.Trace {self['algorithm']}: value {self['value']}, "
-            f"{len(self['events'])} events>"
-        )
 
 
 def trace(

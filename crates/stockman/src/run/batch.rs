@@ -67,7 +67,57 @@ pub struct Summary {
     pub times_us: Vec<u64>,
 }
 
+/// What a summary counts of one position's solution (the facts a batch's
+/// JSON line keeps, so that shards' lines can be summed again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// The exact score the file expects.
+    pub expected: Option<Value>,
+    /// The value found.
+    pub value: Option<Value>,
+    /// The file's score for the move found.
+    pub best_move_score: Option<Value>,
+    /// The search's counters.
+    pub stats: Stats,
+    /// The search gave no answer (an error).
+    pub failed: bool,
+    /// A limit stopped it short of the depth asked.
+    pub stopped: bool,
+}
+
 impl Summary {
+    /// A summary of no position yet; `comparable`: whether the values are
+    /// exact game values, comparable with the file's scores.
+    pub fn new(algorithm: String, comparable: bool) -> Summary {
+        Summary {
+            algorithm,
+            wrong: comparable.then_some(0),
+            bad_moves: comparable.then_some(0),
+            ..Summary::default()
+        }
+    }
+
+    /// Counts one position's solution.
+    pub fn record(&mut self, c: &Counted) {
+        self.positions += 1;
+        self.stats += c.stats;
+        self.times_us.push(c.stats.time_us);
+        if c.failed {
+            self.failed += 1;
+            return;
+        }
+        if c.stopped {
+            self.stopped += 1;
+            return;
+        }
+        if let (Some(e), Some(v), Some(w)) = (c.expected, c.value, self.wrong.as_mut()) {
+            *w += u64::from(e != v);
+        }
+        if let (Some(e), Some(sc), Some(b)) = (c.expected, c.best_move_score, self.bad_moves.as_mut()) {
+            *b += u64::from(sc < e);
+        }
+    }
+
     /// Mean search time per position, in microseconds.
     pub fn mean_time_us(&self) -> f64 {
         self.stats.time_us as f64 / self.positions.max(1) as f64
@@ -168,38 +218,21 @@ pub fn solve_positions(
         let solutions = solve_position(kind, &line.position, request, runner)
             .map_err(|error| BatchError { line: line.line, error })?;
         if sums.is_empty() {
-            sums = solutions
-                .iter()
-                .map(|s| Summary {
-                    algorithm: s.label(),
-                    wrong: comparable.then_some(0),
-                    bad_moves: comparable.then_some(0),
-                    ..Summary::default()
-                })
-                .collect();
+            sums = solutions.iter().map(|s| Summary::new(s.label(), comparable)).collect();
         }
         let scores: Vec<Option<Value>> = solutions
             .iter()
             .map(|s| s.best_move.as_deref().and_then(|m| line.score_of(m)))
             .collect();
         for ((s, sum), score) in solutions.iter().zip(&mut sums).zip(&scores) {
-            sum.positions += 1;
-            sum.stats += s.stats;
-            sum.times_us.push(s.stats.time_us);
-            if s.error.is_some() {
-                sum.failed += 1;
-                continue;
-            }
-            if s.stopped_by.is_some() {
-                sum.stopped += 1;
-                continue;
-            }
-            if let (Some(e), Some(v), Some(w)) = (line.expected, s.value, sum.wrong.as_mut()) {
-                *w += u64::from(e != v);
-            }
-            if let (Some(e), Some(sc), Some(b)) = (line.expected, *score, sum.bad_moves.as_mut()) {
-                *b += u64::from(sc < e);
-            }
+            sum.record(&Counted {
+                expected: line.expected,
+                value: s.value,
+                best_move_score: *score,
+                stats: s.stats,
+                failed: s.error.is_some(),
+                stopped: s.stopped_by.is_some(),
+            });
         }
         each(&PositionResult {
             line: line.line,

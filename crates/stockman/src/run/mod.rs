@@ -37,6 +37,7 @@ mod games;
 pub mod perft;
 mod row;
 mod settings;
+pub mod shards;
 pub mod stochastic;
 
 pub use games::{with_game, GameDefaults, GameKind, GameTask};
@@ -94,14 +95,32 @@ pub struct Solution<M> {
     pub error: Option<SearchError>,
 }
 
+/// An algorithm's name in rows, with `+id` when deepened (`mtdf+id`).
+fn label(algorithm: Algorithm, deepened: bool) -> String {
+    if deepened {
+        format!("{}+id", algorithm.name())
+    } else {
+        algorithm.name().to_string()
+    }
+}
+
+impl Request {
+    /// Whether `algorithm` runs under iterative deepening in this request
+    /// (asked for, and not a best-first search, which has no iterations).
+    pub fn deepens(&self, algorithm: Algorithm) -> bool {
+        self.iterative && !algorithm.is_best_first()
+    }
+
+    /// The labels of its algorithms, as its solutions' rows name them.
+    pub fn labels(&self) -> Vec<String> {
+        self.algorithms.iter().map(|&a| label(a, self.deepens(a))).collect()
+    }
+}
+
 impl<M> Solution<M> {
     /// The algorithm's name, with `+id` when deepened (`mtdf+id`).
     pub fn label(&self) -> String {
-        if self.deepened {
-            format!("{}+id", self.algorithm.name())
-        } else {
-            self.algorithm.name().to_string()
-        }
+        label(self.algorithm, self.deepened)
     }
 
     /// A solution that failed before it searched.
@@ -279,7 +298,7 @@ impl Runner {
         if !Runner::parallel(request, algorithm) {
             return self.solve_one(game, algorithm, request, obs);
         }
-        let deepened = request.iterative && !algorithm.is_best_first();
+        let deepened = request.deepens(algorithm);
         // The depth-first searches share a table (kept between searches);
         // SSS* and Dual* in rounds need none.
         let table = if lazy_smp::supports(algorithm) {
@@ -328,7 +347,7 @@ impl Runner {
         request: &Request,
         obs: &mut O,
     ) -> Solution<M> {
-        let deepened = request.iterative && !algorithm.is_best_first();
+        let deepened = request.deepens(algorithm);
         let opts = &request.options;
         let table = match self.table_for(opts.table) {
             Ok(t) => t,
