@@ -94,6 +94,17 @@ wait_for() {
   exit 1
 }
 
+# submitted STOCKMAN SUBMIT-ARGS...: submits with submit.sh and waits for
+# the array and then the merge to leave the queue.
+submitted() {
+  local stockman=$1 ids
+  shift
+  ids=$(STOCKMAN=$stockman "$root/cluster/slurm/submit.sh" "$@")
+  echo "$ids"
+  wait_for "$(sed -E 's/^array ([0-9]+).*/\1/' <<<"$ids")" 600
+  wait_for "$(sed -E 's/.*merge ([0-9]+);.*/\1/' <<<"$ids")" 120
+}
+
 check() {
   local stockman=${STOCKMAN:-}
   if [ -z "$stockman" ]; then
@@ -108,14 +119,7 @@ check() {
   # set in the repository's test data), solved to the end.
   head -n 12 "$root/crates/stockman/tests/data/connect4/Test_L3_R1" >"$work/positions.txt"
   echo "== a positions batch: 4 shards and a merge"
-  local ids array merge
-  ids=$(STOCKMAN=$stockman "$root/cluster/slurm/submit.sh" positions 4 connect4 "$work/positions.txt" \
-    alphabeta,mtdf "$work/batch" --tt-mb 16)
-  echo "$ids"
-  array=$(sed -E 's/^array ([0-9]+).*/\1/' <<<"$ids")
-  merge=$(sed -E 's/.*merge ([0-9]+);.*/\1/' <<<"$ids")
-  wait_for "$array" 600
-  wait_for "$merge" 120
+  submitted "$stockman" positions 4 connect4 "$work/positions.txt" alphabeta,mtdf "$work/batch" --tt-mb 16
   [ -s "$work/batch/merged.jsonl" ] || { echo "the merge wrote no merged.jsonl" >&2; ls -la "$work/batch" >&2; exit 1; }
   "$stockman" solve --game connect4 --positions "$work/positions.txt" --algo alphabeta,mtdf --tt-mb 16 \
     --format json >"$work/whole.jsonl"
@@ -140,13 +144,7 @@ print(f"PASS: {len(merged)} lines, the rows and summaries of the unsharded run")
 EOF
   cat "$work/batch/merged.txt"
   echo "== an experiment grid: 3 shards and a merge"
-  ids=$(STOCKMAN=$stockman "$root/cluster/slurm/submit.sh" grid 3 "$work/grid" \
-    --preset quick --seeds 2 --algo alphabeta,sss,mt-sss)
-  echo "$ids"
-  array=$(sed -E 's/^array ([0-9]+).*/\1/' <<<"$ids")
-  merge=$(sed -E 's/.*merge ([0-9]+);.*/\1/' <<<"$ids")
-  wait_for "$array" 600
-  wait_for "$merge" 120
+  submitted "$stockman" grid 3 "$work/grid" --preset quick --seeds 2 --algo alphabeta,sss,mt-sss
   "$stockman" experiment --preset quick --seeds 2 --algo alphabeta,sss,mt-sss --threads 1 \
     --out "$work/grid-whole" >/dev/null
   python3 - "$work/grid/merged/results.csv" "$work/grid-whole/results.csv" <<'EOF'
