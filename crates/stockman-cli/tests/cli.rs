@@ -2644,3 +2644,60 @@ fn shards_of_a_batch_run_apart_and_merge_into_the_whole_batch() {
     let e = fails(&["solve", "--game", "tictactoe", "--shard", "1/3"]);
     assert_contains(&e.stderr, &["--positions"]);
 }
+
+/// A random-tree grid's shards run side by side as separate processes in
+/// one output directory, and `experiment merge` gives the rows of the
+/// unsharded grid (times aside).
+#[test]
+fn grid_shards_run_apart_and_merge_into_the_whole_grid() {
+    let grid = [
+        "experiment",
+        "--preset",
+        "quick",
+        "--seeds",
+        "2",
+        "--algo",
+        "alphabeta,sss,mt-sss",
+        "--threads",
+        "1",
+    ];
+    let whole = TempFile::empty_path("grid-whole");
+    let mut args = grid.to_vec();
+    args.extend(["--out", whole.arg()]);
+    ok(&args);
+    let shards = TempFile::empty_path("grid-shards");
+    let children: Vec<_> = (1..=3)
+        .map(|k| {
+            let shard = format!("{k}/3");
+            let mut args = grid.to_vec();
+            args.extend(["--shard", shard.as_str(), "--out", shards.arg()]);
+            std::process::Command::new(env!("CARGO_BIN_EXE_stockman"))
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let merged = TempFile::empty_path("grid-merged");
+    ok(&["experiment", "merge", "--out", merged.arg(), shards.arg()]);
+    let rows = |dir: &TempFile| -> Vec<Vec<String>> {
+        let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        csv.lines()
+            .map(|l| {
+                l.split(',')
+                    .zip(&header)
+                    .filter(|(_, h)| !h.contains("time"))
+                    .map(|(c, _)| c.to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    let (m, w) = (rows(&merged), rows(&whole));
+    assert!(m.len() > 10, "{} rows", m.len());
+    assert_eq!(m, w);
+}
