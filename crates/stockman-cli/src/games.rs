@@ -145,25 +145,24 @@ pub fn batch(
     shard: Option<Shard>,
 ) -> Result<ExitCode> {
     let request = search.request(SourceKind::Game(kind), false)?;
-    let text = read_text_of(path)?;
+    let text = read_text_of(path, "positions")?;
     let all =
         parse_positions(&text).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
+    let total = all.len();
     let lines: Vec<PositionLine> = match shard {
         Some(s) => all
-            .iter()
+            .into_iter()
             .enumerate()
             .filter(|(i, _)| s.contains(*i as u64))
-            .map(|(_, l)| l.clone())
+            .map(|(_, l)| l)
             .collect(),
-        None => all.clone(),
+        None => all,
     };
     if let Some(s) = shard {
         if lines.is_empty() {
             bail!(
-                "--shard {s}: {} holds {} position(s), none of them this shard's (use at most {} shards)",
+                "--shard {s}: {} holds {total} position(s), none of them this shard's (use at most {total} shards)",
                 path.display(),
-                all.len(),
-                all.len()
             );
         }
         if format == Format::Json {
@@ -171,7 +170,7 @@ pub fn batch(
                 s.index,
                 s.count,
                 &path.display().to_string(),
-                all.len(),
+                total,
                 &text,
                 &request.labels(),
                 request.options.limits.depth,
@@ -283,7 +282,7 @@ pub fn merge(files: &[std::path::PathBuf], format: Format) -> Result<ExitCode> {
 /// One shard's JSON output: its header line, then its rows (its summary
 /// lines are skipped: the merge counts again).
 fn read_shard(path: &Path) -> Result<ShardOutput> {
-    let text = read_text_of(path)?;
+    let text = read_text_of(path, "shard output")?;
     let name = path.display().to_string();
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let (_, first) = lines.next().ok_or_else(|| {
@@ -340,16 +339,17 @@ fn summary_table(sums: &[Summary]) -> String {
     out
 }
 
-/// A positions file's (or a shard output's) text; `-` is standard input.
-fn read_text_of(path: &Path) -> Result<String> {
+/// The text of a positions file or a shard's output (`what`, for
+/// messages); `-` is standard input.
+fn read_text_of(path: &Path, what: &str) -> Result<String> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()
             .read_to_string(&mut text)
-            .map_err(|e| anyhow!("cannot read positions from standard input: {e}"))?;
+            .map_err(|e| anyhow!("cannot read {what} from standard input: {e}"))?;
     } else {
         let mut f =
-            std::fs::File::open(path).map_err(|e| anyhow!("cannot read positions file {}: {e}", path.display()))?;
+            std::fs::File::open(path).map_err(|e| anyhow!("cannot read {what} file {}: {e}", path.display()))?;
         f.read_to_string(&mut text)
             .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
     }

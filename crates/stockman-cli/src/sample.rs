@@ -93,7 +93,7 @@ impl SampleArgs {
 /// an error that says which names belong where.
 pub fn wanted(algo: Option<&str>, random: Option<&str>, args: &SampleArgs) -> Result<bool> {
     let bernoulli = random.is_some_and(BernoulliTree::names_bernoulli);
-    let names: Vec<&str> = algo.map(|a| a.split(',').map(str::trim).collect()).unwrap_or_default();
+    let names = names(algo);
     let sampled = names.iter().filter(|n| n.parse::<Sampler>().is_ok()).count();
     if sampled > 0 && sampled < names.len() {
         let other: Vec<&&str> = names.iter().filter(|n| n.parse::<Sampler>().is_err()).collect();
@@ -132,10 +132,7 @@ pub fn run(
     format: Format,
 ) -> Result<ExitCode> {
     let samplers: Vec<Sampler> = match algo {
-        Some(a) => a
-            .split(',')
-            .map(|n| n.trim().parse::<Sampler>())
-            .collect::<Result<_, _>>()?,
+        Some(_) => names(algo).into_iter().map(str::parse).collect::<Result<_, _>>()?,
         None => Sampler::defaults(args.threshold),
     };
     let source = source(tree, random, root)?;
@@ -153,18 +150,31 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The tree (or random trees) of a run: a file of means or a `model=bernoulli` spec.
+/// The tree (or random trees) of a series of runs: a file of means or a `model=bernoulli` spec.
 fn source(tree: Option<&Path>, random: Option<&str>, root: Role) -> Result<BernoulliSource> {
     Ok(match (tree, random) {
-        (Some(path), _) => {
-            let text = read_text(path)?;
-            let t = BernoulliTree::parse(&text, root)
-                .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
-            BernoulliSource::Tree(t)
-        }
+        (Some(path), _) => BernoulliSource::Tree(read_means(path, root)?),
         (None, Some(spec)) => BernoulliSource::random(spec, root).with_context(|| format!("in --random `{spec}`"))?,
         (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
     })
+}
+
+/// The one tree of a traced run, built once.
+fn one_tree(tree: Option<&Path>, random: Option<&str>, root: Role) -> Result<BernoulliTree> {
+    Ok(match (tree, random) {
+        (Some(path), _) => read_means(path, root)?,
+        (None, Some(spec)) => {
+            BernoulliSource::random_tree(spec, root).with_context(|| format!("in --random `{spec}`"))?
+        }
+        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
+    })
+}
+
+/// A file of means; errors carry `FILE:LINE:COLUMN`.
+fn read_means(path: &Path, root: Role) -> Result<BernoulliTree> {
+    let text = read_text(path)?;
+    BernoulliTree::parse(&text, root)
+        .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
 }
 
 /// The library's words, with the flag that sets the value.
@@ -237,13 +247,15 @@ pub fn trace(args: &TraceArgs) -> Result<ExitCode> {
         }
     }
     let opts = args.sample.options();
-    let source = source(
+    let tree = one_tree(
         args.source.tree.as_deref(),
         args.source.random.as_deref(),
         args.search.root,
     )?;
-    let tree = source.tree(0).map_err(|e| flagged(SampleRunError::Spec(e)))?;
     if let Some(file) = &args.html {
+        for &s in &samplers {
+            opts.validate(s).map_err(|e| flagged(SampleRunError::Options(e)))?;
+        }
         let names: Vec<&str> = samplers
             .iter()
             .map(|s| s.name())
@@ -262,11 +274,7 @@ pub fn trace(args: &TraceArgs) -> Result<ExitCode> {
         let search = deterministic.options()?;
         let page = on_stack(stack_bytes(u64::from(tree.height())), || {
             stockman_lab::html::sample_compare_page(&tree, &algos, &search, &samplers, &opts, &title)
-        })?
-        .map_err(|e| match samplers.iter().find(|&&s| opts.validate(s).is_err()) {
-            Some(&s) => flagged(SampleRunError::Options(opts.validate(s).unwrap_err())),
-            None => e.into(),
-        })?;
+        })??;
         std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
         eprintln!("wrote {}", file.display());
         return Ok(ExitCode::SUCCESS);
@@ -293,7 +301,7 @@ pub fn trace(args: &TraceArgs) -> Result<ExitCode> {
 
 /// A stochastic trace as text: a line per event, samples indented under
 /// their round or test, and the answer.
-fn trace_text(tree: &BernoulliTree, sampler: Sampler, opts: &SampleOptions, trace: &SampleTraceRow) -> String {
+fn trace_text(tree: &BernoulliTree, sampler: Sampler, opts: &SampleOptions, o: &SampleTraceRow) -> String {
     let mut out = format!(
         "# {sampler} trace (delta {}, epsilon {}, rate {}, interval {}, sample seed {})\n",
         opts.delta,
@@ -302,7 +310,7 @@ fn trace_text(tree: &BernoulliTree, sampler: Sampler, opts: &SampleOptions, trac
         opts.interval,
         opts.seed
     );
-    for e in &trace.events {
+    for e in &o.events {
         let indent = if matches!(e, SampleEvent::Sample { .. }) {
             "  "
         } else {
@@ -310,7 +318,6 @@ fn trace_text(tree: &BernoulliTree, sampler: Sampler, opts: &SampleOptions, trac
         };
         out.push_str(&format!("{indent}{e}\n"));
     }
-    let o = trace;
     let answer = match (o.best_move, o.verdict) {
         (Some(m), _) => format!("best move {m} (worth {:.3})", tree.root_values()[m]),
         (None, Some(v)) => format!("{v} the threshold"),

@@ -61,15 +61,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         );
     }
     if let Some(kind) = args.source.game {
-        if let Some(flag) = crate::sample::wanted(args.search.algo.as_deref(), None, &args.sample).map(|s| {
-            s.then(|| {
-                if args.search.algo.is_some() {
-                    "--algo"
-                } else {
-                    args.sample_flag()
-                }
-            })
-        })? {
+        if crate::sample::wanted(args.search.algo.as_deref(), None, &args.sample)? {
+            let flag = match args.search.algo {
+                Some(_) => "--algo",
+                None => args.sample.given().unwrap_or("--algo"),
+            };
             anyhow::bail!("{flag}: the stochastic searches run on trees of Bernoulli leaves (--tree FILE of means, or --random SPEC,model=bernoulli), not on --game");
         }
         return match &args.positions {
@@ -103,11 +99,4 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     print_rows(&rows, args.format)?;
     Ok(exit_code(&rows))
-}
-
-impl SolveArgs {
-    /// The stochastic flag given, for messages.
-    fn sample_flag(&self) -> &'static str {
-        self.sample.given().unwrap_or("--algo")
-    }
 }

@@ -43,7 +43,8 @@ const SIGNAL_EVERY: u32 = 256;
 pub(crate) struct PyGame<'py> {
     obj: Bound<'py, PyAny>,
     /// The bound methods, looked up once rather than at every call.
-    root_fn: Bound<'py, PyAny>,
+    /// `root()`; none in place, where the object is the root.
+    root_fn: Option<Bound<'py, PyAny>>,
     role_fn: Bound<'py, PyAny>,
     moves_fn: Bound<'py, PyAny>,
     /// `play(pos, move)`, or `make(move)` in place.
@@ -166,7 +167,7 @@ impl<'py> PyGame<'py> {
             max_str: pyo3::intern!(py, "max").clone(),
             min_str: pyo3::intern!(py, "min").clone(),
             alternating: alternating(&obj)?,
-            root_fn: if in_place { obj.clone() } else { obj.getattr("root")? },
+            root_fn: if in_place { None } else { Some(obj.getattr("root")?) },
             role_fn: obj.getattr("role")?,
             moves_fn: obj.getattr("moves")?,
             play_fn: obj.getattr(if in_place { "make" } else { "play" })?,
@@ -417,9 +418,9 @@ impl<'py> Game for PyGame<'py> {
         if let Some(r) = self.root.borrow().as_ref() {
             return r.clone();
         }
-        let made = match self.in_place {
-            Some(_) => Ok(self.obj.clone()),
-            None => self.root_fn.call0(),
+        let made = match &self.root_fn {
+            Some(f) => f.call0(),
+            None => Ok(self.obj.clone()),
         };
         let mut root = match made {
             Ok(p) => PyPos::new(p, 0, None),

@@ -15,18 +15,32 @@ fn bad(name: &str, e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{name}: {e}"))
 }
 
-/// A tree of means (its text) or a `model=bernoulli` spec.
+/// A tree of means (its text) or a `model=bernoulli` spec: the trees of a
+/// series of runs.
 fn source(tree: &str, root: Role) -> PyResult<BernoulliSource> {
+    match means(tree, root)? {
+        Some(t) => Ok(BernoulliSource::Tree(t)),
+        None => BernoulliSource::random(tree, root).map_err(|e| bad("tree", e)),
+    }
+}
+
+/// The one tree of a traced run, built once.
+fn one_tree(tree: &str, root: Role) -> PyResult<BernoulliTree> {
+    match means(tree, root)? {
+        Some(t) => Ok(t),
+        None => BernoulliSource::random_tree(tree, root).map_err(|e| bad("tree", e)),
+    }
+}
+
+/// `tree` parsed as the text of a tree of means, or `None` for a spec.
+fn means(tree: &str, root: Role) -> PyResult<Option<BernoulliTree>> {
     let text = tree.trim_start();
-    Ok(
-        if text.starts_with('[') || text.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-            let t = BernoulliTree::parse(tree, root)
-                .map_err(|e| bad("tree", format!("line {}, column {}: {}", e.line, e.column, e.kind)))?;
-            BernoulliSource::Tree(t)
-        } else {
-            BernoulliSource::random(tree, root).map_err(|e| bad("tree", e))?
-        },
-    )
+    if !(text.starts_with('[') || text.starts_with(|c: char| c.is_ascii_digit() || c == '.')) {
+        return Ok(None);
+    }
+    BernoulliTree::parse(tree, root)
+        .map(Some)
+        .map_err(|e| bad("tree", format!("line {}, column {}: {}", e.line, e.column, e.kind)))
 }
 
 /// The library's error, with the argument that sets the value.
@@ -121,7 +135,7 @@ pub(crate) fn sample_trace_json(
     root: &str,
 ) -> PyResult<String> {
     let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
-    let tree = source(tree, root)?.tree(0).map_err(|e| bad("tree", e))?;
+    let tree = one_tree(tree, root)?;
     let sampler: Sampler = algorithm.parse().map_err(|e| bad("algorithm", e))?;
     let opts = options.parse()?;
     let row = py
@@ -144,7 +158,7 @@ pub(crate) fn sample_html(
     title: String,
 ) -> PyResult<String> {
     let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
-    let tree = source(tree, root)?.tree(0).map_err(|e| bad("tree", e))?;
+    let tree = one_tree(tree, root)?;
     let samplers = self::samplers(Some(samplers), options.threshold)?;
     let algos = algorithms
         .iter()

@@ -456,9 +456,13 @@ def _sample_options(
 
 class _Page(dict, metaclass=abc.ABCMeta):
     """A traced search as a dict that shows itself in Jupyter as a viewer
-    page (`html()`, which each kind of trace makes its own way)."""
+    page (made once, by `_render()`, each kind of trace its own way)."""
 
     _what = "stockman trace"
+
+    def __init__(self, data: Dict[str, Any]):
+        super().__init__(data)
+        self._page: Optional[str] = None
 
     @property
     def events(self) -> List[Dict[str, Any]]:
@@ -466,8 +470,15 @@ class _Page(dict, metaclass=abc.ABCMeta):
         return self["events"]
 
     @abc.abstractmethod
+    def _render(self) -> str:
+        """The viewer's page, made."""
+
     def html(self) -> str:
-        """The viewer: a self-contained HTML page."""
+        """The viewer: a self-contained HTML page (trees of at most 500
+        nodes; raises ``ValueError`` for larger ones)."""
+        if self._page is None:
+            self._page = self._render()
+        return self._page
 
     def save_html(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the viewer to ``path``."""
@@ -493,7 +504,9 @@ class SampleTrace(_Page):
     dicts, as ``stockman trace --format json`` prints them), which shows
     itself in Jupyter as the viewer's comparison page: the search's samples
     step by step beside the deterministic searches of ``compare`` reading
-    the means. ``save_html(path)`` writes that page.
+    the means. ``save_html(path)`` writes that page; ``html()`` raises
+    ``ValueError`` for a tree of more than 500 nodes or a mean of more than
+    six decimals.
     """
 
     _what = "stockman sample_trace"
@@ -504,17 +517,10 @@ class SampleTrace(_Page):
         self._compare = compare
         self._options = options
         self._root = root
-        self._page: Optional[str] = None
 
-    def html(self) -> str:
-        """The comparison page, self-contained (trees of at most 500 nodes,
-        means of at most six decimals; raises ``ValueError`` otherwise)."""
-        if self._page is None:
-            title = ", ".join([self["algorithm"], *self._compare])
-            self._page = _stockman.sample_html(
-                self._tree, [self["algorithm"]], self._compare, self._options, self._root, title
-            )
-        return self._page
+    def _render(self) -> str:
+        title = ", ".join([self["algorithm"], *self._compare])
+        return _stockman.sample_html(self._tree, [self["algorithm"]], self._compare, self._options, self._root, title)
 
 
 def sample_trace(
@@ -626,16 +632,9 @@ class Trace(_Page):
         self._algorithms = algorithms
         self._depth = depth
         self._root = root
-        self._page: Optional[str] = None
 
-    def html(self) -> str:
-        """The viewer: a self-contained HTML page (trees of at most 500
-        nodes; raises ``ValueError`` for larger ones)."""
-        if self._page is None:
-            self._page = _stockman.trace_html(
-                self._source, self._algorithms, depth=self._depth, root=self._root, title=None
-            )
-        return self._page
+    def _render(self) -> str:
+        return _stockman.trace_html(self._source, self._algorithms, depth=self._depth, root=self._root, title=None)
 
 
 def trace(

@@ -250,8 +250,10 @@ impl std::error::Error for MergeError {}
 /// # Errors
 /// See [`MergeError`].
 pub fn merge(mut shards: Vec<ShardOutput>) -> Result<Merged, MergeError> {
-    let first = shards.first().ok_or(MergeError::Nothing)?.clone();
-    let a = &first.header.shard;
+    let first = shards.first().ok_or(MergeError::Nothing)?;
+    // The first shard's header and name: what every other must match.
+    let (info, first) = (first.header.shard.clone(), first.name.clone());
+    let a = &info;
     for s in &shards {
         let b = &s.header.shard;
         let what = if b.count != a.count {
@@ -267,7 +269,7 @@ pub fn merge(mut shards: Vec<ShardOutput>) -> Result<Merged, MergeError> {
         };
         if let Some(what) = what {
             return Err(MergeError::Mismatch {
-                first: first.name.clone(),
+                first: first.clone(),
                 other: s.name.clone(),
                 what,
             });

@@ -22,12 +22,15 @@ impl BernoulliSource {
     /// root MIN (as `root=min` in the spec does). The first tree is built
     /// to check the spec whole (its size too).
     pub fn random(spec: &str, root: crate::value::Role) -> Result<BernoulliSource, SpecError> {
-        let mut parsed = BernoulliTree::parse_spec(spec)?;
-        if root == crate::value::Role::Min {
-            parsed.root_role = root;
-        }
+        let parsed = spec_with_root(spec, root)?;
         BernoulliTree::from_spec(&parsed)?;
         Ok(BernoulliSource::Random(parsed))
+    }
+
+    /// The tree of a `model=bernoulli` spec alone (what one traced run
+    /// searches), built once; `root` as for [`BernoulliSource::random`].
+    pub fn random_tree(spec: &str, root: crate::value::Role) -> Result<BernoulliTree, SpecError> {
+        BernoulliTree::from_spec(&spec_with_root(spec, root)?)
     }
 
     /// The tree of run `run`.
@@ -40,6 +43,15 @@ impl BernoulliSource {
             }),
         }
     }
+}
+
+/// A `model=bernoulli` spec, its root made MIN when `root` is.
+fn spec_with_root(spec: &str, root: crate::value::Role) -> Result<RandomSpec, SpecError> {
+    let mut parsed = BernoulliTree::parse_spec(spec)?;
+    if root == crate::value::Role::Min {
+        parsed.root_role = root;
+    }
+    Ok(parsed)
 }
 
 /// One sampler's runs, summarised: a row of `stockman solve`'s JSON for a
