@@ -14,6 +14,10 @@ with does:
 * easyAI's `SSS` and `DUAL` (its MT drivers) score `s - 0.99 * depth_left *
   sign(s)`, so the adapter returns `1000 * s - 990 * depth_left * sign(s)`.
 
+The `native` row has no adapter: `stockman.EasyAI(depth)`, an easyAI AI,
+searches the game object itself, calling its methods from Rust and scoring
+leaves as Negamax does.
+
 With that, stockman's alpha-beta evaluates exactly Negamax's leaves (the
 bench asserts it, and that both call the game's methods equally often), and
 the time per leaf compares the two libraries' own costs: the search and the
@@ -191,6 +195,24 @@ class InPlaceAdapter:
         return v if self.g.current_player == self.max_player else -v
 
 
+class Native:
+    """No adapter: easyAI's game object itself, searched by the AI
+    `stockman.EasyAI(depth, algo)` in place of `Negamax(depth)` (stockman
+    calls the game's methods from Rust and scores leaves as Negamax does).
+    The AI asks `possible_moves()` once more at the root, to turn the best
+    move's index into the move."""
+
+    def __init__(self, cls, opening, depth, score):
+        assert score is negamax_score, "stockman.easyai scores leaves as Negamax does"
+        self.g = after(cls, opening)
+        self.depth = depth
+
+    def run(self, algo):
+        ai = stockman.EasyAI(self.depth, algo)
+        ai(self.g)
+        return ai.row
+
+
 class C4Adapter(Adapter):
     copy = staticmethod(np.copy)
 
@@ -217,6 +239,7 @@ GAMES = {
         adapter=TTTAdapter,
         hashed=TTTHashed,
         in_place=InPlaceAdapter,
+        native=Native,
         depth=9,
         openings=[[], [5], [1, 5], [5, 1, 9]],
         show=lambda o: "".join(map(str, o)) or "(empty)",
@@ -226,6 +249,7 @@ GAMES = {
         cls=C4,
         adapter=C4Adapter,
         hashed=C4Hashed,
+        native=Native,
         depth=6,
         openings=[[3, 3], [3, 2, 4]],  # columns 0-6; shown 1-7: 44, 435
         show=lambda o: "".join(str(m + 1) for m in o),
@@ -261,6 +285,11 @@ def easyai(cls, solver, opening):
 def ours(adapter, algo, opening, depth, score):
     """stockman's `algo` through the adapter: (leaves, seconds, value)."""
     a = adapter(opening, depth, score)
+    if isinstance(a, Native):
+        t = time.perf_counter()
+        row = a.run(algo)
+        dt = time.perf_counter() - t
+        return row["stats"]["leaf_evals"], dt, row["value"]
     t = time.perf_counter()
     row = stockman.solve(a, algo, depth=depth)[0]
     dt = time.perf_counter() - t
@@ -270,8 +299,10 @@ def ours(adapter, algo, opening, depth, score):
 
 # (stockman, easyAI, make the easyAI solver, scoring, the adapter, headline); the adapter
 # is "adapter" (positions, a board copied per move), "hashed" (the same with hash()) or
-# "in_place" (make and unmake on the game object, where the game has unmake_move).
+# "in_place" (make and unmake on the game object, where the game has unmake_move) or
+# "native" (no adapter: the AI stockman.EasyAI on the game object).
 PAIRS = [
+    ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, "native", True),
     ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, "adapter", True),
     ("alphabeta", "Negamax", lambda d: Negamax(d), negamax_score, "in_place", True),
     ("negascout", "Negamax", lambda d: Negamax(d), negamax_score, "adapter", True),
@@ -306,9 +337,11 @@ def check(game, opening, kind="adapter"):
     assert lo == lt, f"{game} {opening}: alpha-beta evaluates {lo} leaves, Negamax {lt}"
     assert vo == round(vt * 1000), f"{game} {opening}: alpha-beta's value {vo}, Negamax's {vt}"
     # easyAI also calls unmake_move and switch_player; the positions adapter copies the board
-    # instead, the in-place one calls them as often.
+    # instead, the in-place one and the native AI call them as often.
     shared = ["is_over", "possible_moves", "make_move", "scoring", "lose"]
-    for k in shared + (["unmake_move", "switch_player"] if kind == "in_place" else []):
+    if kind == "native" and ours_calls.get("possible_moves"):
+        ours_calls["possible_moves"] -= 1  # the AI's root call, to name its move
+    for k in shared + (["unmake_move", "switch_player"] if kind in ("in_place", "native") else []):
         assert ours_calls.get(k, 0) == theirs_calls.get(k, 0), (game, opening, k, ours_calls, theirs_calls)
     return ours_calls
 
@@ -436,7 +469,7 @@ def main():
     print("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for i, (game, opening, (algo, theirs, _m, _s, kind, _h)) in enumerate(jobs):
         spec = GAMES[game]
-        algo = algo + (" (in place)" if kind == "in_place" else "")
+        algo = algo + {"in_place": " (in place)", "native": " (EasyAI, no adapter)"}.get(kind, "")
         (lo, lt), (to, tt) = leaves[i], times[i]
         mo, ao, bo = summary(to)
         mt, at, bt = summary(tt)

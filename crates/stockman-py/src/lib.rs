@@ -17,6 +17,7 @@
 #![allow(clippy::result_large_err)]
 
 mod batch;
+mod easyai;
 mod engine;
 mod errors;
 mod pygame;
@@ -80,6 +81,7 @@ fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RandomTree>()?;
     m.add_class::<BuiltinGame>()?;
     m.add_class::<Engine>()?;
+    m.add_class::<easyai::EasyAiGame>()?;
     m.add("VALUE_MIN", VALUE_MIN)?;
     m.add("VALUE_MAX", VALUE_MAX)?;
     m.add("MAX_MOVES", MAX_MOVES)?;

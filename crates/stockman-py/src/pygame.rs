@@ -1,5 +1,6 @@
 //! Games written in Python, behind the library's `Game` trait.
 
+use crate::easyai::{EasyAi, EasyAiGame};
 use crate::{MAX_MOVES, MAX_PLIES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -42,17 +43,10 @@ const SIGNAL_EVERY: u32 = 256;
 /// other side.
 pub(crate) struct PyGame<'py> {
     obj: Bound<'py, PyAny>,
-    /// The bound methods, looked up once rather than at every call.
-    /// `root()`; none in place, where the object is the root.
-    root_fn: Option<Bound<'py, PyAny>>,
-    role_fn: Bound<'py, PyAny>,
-    moves_fn: Bound<'py, PyAny>,
-    /// `play(pos, move)`, or `make(move)` in place.
-    play_fn: Bound<'py, PyAny>,
-    /// The in-place protocol's state; `None` for the positions protocol.
+    /// The methods the search calls, by protocol.
+    calls: Calls<'py>,
+    /// The in-place protocols' state; `None` when positions are objects.
     in_place: Option<InPlace<'py>>,
-    evaluate_fn: Bound<'py, PyAny>,
-    hash_fn: Option<Bound<'py, PyAny>>,
     /// `"max"` and `"min"`, interned: `role()`'s answers are compared by
     /// identity first (a string literal is the interned string).
     max_str: Bound<'py, PyString>,
@@ -98,16 +92,70 @@ impl<'py> PyPos<'py> {
     }
 }
 
-/// The in-place protocol's bookkeeping: every position the search made,
+/// The methods a search calls: the game's own, in the positions or the
+/// in-place protocol, or an easyAI game's.
+enum Calls<'py> {
+    Methods(Methods<'py>),
+    EasyAi(EasyAi<'py>),
+}
+
+/// A game's own methods, bound once rather than looked up at every call.
+struct Methods<'py> {
+    /// `root()`; none in place, where the object is the root.
+    root: Option<Bound<'py, PyAny>>,
+    role: Bound<'py, PyAny>,
+    moves: Bound<'py, PyAny>,
+    /// `play(pos, move)`, or `make(move)` in place.
+    play: Bound<'py, PyAny>,
+    /// In place: `unmake(move)`.
+    unmake: Option<Bound<'py, PyAny>>,
+    evaluate: Bound<'py, PyAny>,
+    hash: Option<Bound<'py, PyAny>>,
+}
+
+/// The in-place protocols' bookkeeping: every position the search made,
 /// as (parent, move), and the path of positions the object stands at.
 /// It grows by 16 bytes per position played (a Python search visits tens
 /// of thousands a second, so a minute's search keeps tens of megabytes).
 struct InPlace<'py> {
-    unmake_fn: Bound<'py, PyAny>,
     /// Node 0 is the root; a node is its parent and the move from it.
     nodes: RefCell<Vec<(u32, Option<Bound<'py, PyAny>>)>>,
     /// The nodes from the root to the object's current position.
     path: RefCell<Vec<u32>>,
+}
+
+/// `f(a)` without the argument tuple `call1` builds: under the stable ABI
+/// (abi3) a tuple per call was about 2% of a search of easyAI's tic-tac-toe
+/// (CPython passes the arguments on the stack instead).
+pub(crate) fn call_1<'py>(f: &Bound<'py, PyAny>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: both pointers are live objects held by the GIL-bound
+    // references; the argument list ends with NULL, as the function asks.
+    unsafe {
+        let r = pyo3::ffi::PyObject_CallFunctionObjArgs(
+            f.as_ptr(),
+            a.as_ptr(),
+            std::ptr::null_mut::<pyo3::ffi::PyObject>(),
+        );
+        Bound::from_owned_ptr_or_err(f.py(), r)
+    }
+}
+
+/// `f(a, b)`, as [`call_1`].
+pub(crate) fn call_2<'py>(
+    f: &Bound<'py, PyAny>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: as in `call_1`.
+    unsafe {
+        let r = pyo3::ffi::PyObject_CallFunctionObjArgs(
+            f.as_ptr(),
+            a.as_ptr(),
+            b.as_ptr(),
+            std::ptr::null_mut::<pyo3::ffi::PyObject>(),
+        );
+        Bound::from_owned_ptr_or_err(f.py(), r)
+    }
 }
 
 /// What evaluation answers once a callback failed: outside the value range,
@@ -159,29 +207,40 @@ fn alternating(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 impl<'py> PyGame<'py> {
-    pub(crate) fn new(obj: Bound<'py, PyAny>, max_ply: u32) -> PyResult<Self> {
-        let has_hash = check_game(&obj)?;
+    /// The game `obj` (a game object, or an easyAI game marked by
+    /// `stockman.easyai`) for a search of `depth` plies (`None`: to the end).
+    pub(crate) fn new(obj: Bound<'py, PyAny>, depth: Option<u32>) -> PyResult<Self> {
+        let max_ply = depth.map_or(MAX_PLIES, |d| d.min(MAX_PLIES));
         let py = obj.py();
-        let in_place = plays_in_place(&obj)?;
+        let (obj, calls, in_place, alternating) = if let Ok(e) = obj.downcast::<EasyAiGame>() {
+            let e = EasyAi::new(e.get(), py, depth)?;
+            let in_place = e.in_place();
+            // easyAI's moves always pass the turn; the root's mover is MAX.
+            (e.root_object(), Calls::EasyAi(e), in_place, true)
+        } else {
+            let has_hash = check_game(&obj)?;
+            let in_place = plays_in_place(&obj)?;
+            let methods = Methods {
+                root: if in_place { None } else { Some(obj.getattr("root")?) },
+                role: obj.getattr("role")?,
+                moves: obj.getattr("moves")?,
+                play: obj.getattr(if in_place { "make" } else { "play" })?,
+                unmake: if in_place { Some(obj.getattr("unmake")?) } else { None },
+                evaluate: obj.getattr("evaluate")?,
+                hash: if has_hash { Some(obj.getattr("hash")?) } else { None },
+            };
+            let alternating = alternating(&obj)?;
+            (obj, Calls::Methods(methods), in_place, alternating)
+        };
         Ok(PyGame {
             max_str: pyo3::intern!(py, "max").clone(),
             min_str: pyo3::intern!(py, "min").clone(),
-            alternating: alternating(&obj)?,
-            root_fn: if in_place { None } else { Some(obj.getattr("root")?) },
-            role_fn: obj.getattr("role")?,
-            moves_fn: obj.getattr("moves")?,
-            play_fn: obj.getattr(if in_place { "make" } else { "play" })?,
-            in_place: if in_place {
-                Some(InPlace {
-                    unmake_fn: obj.getattr("unmake")?,
-                    nodes: RefCell::new(vec![(0, None)]),
-                    path: RefCell::new(vec![0]),
-                })
-            } else {
-                None
-            },
-            evaluate_fn: obj.getattr("evaluate")?,
-            hash_fn: if has_hash { Some(obj.getattr("hash")?) } else { None },
+            alternating,
+            calls,
+            in_place: in_place.then(|| InPlace {
+                nodes: RefCell::new(vec![(0, None)]),
+                path: RefCell::new(vec![0]),
+            }),
             obj,
             root: RefCell::new(None),
             plays: Cell::new(0),
@@ -223,11 +282,36 @@ impl<'py> PyGame<'py> {
     /// place, with none once the object stands at `pos`.
     fn ask(&self, f: &Bound<'py, PyAny>, pos: &PyPos<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.in_place {
-            None => f.call1((&pos.obj,)),
+            None => call_1(f, &pos.obj),
             Some(ip) => {
                 self.stand_at(ip, pos.node)?;
                 f.call0()
             }
+        }
+    }
+
+    /// Puts the object at `pos` when the game is played in place; the
+    /// position's object, the one an easyAI game's methods are asked of.
+    fn at<'a>(&self, pos: &'a PyPos<'py>) -> PyResult<&'a Bound<'py, PyAny>> {
+        if let Some(ip) = &self.in_place {
+            self.stand_at(ip, pos.node)?;
+        }
+        Ok(&pos.obj)
+    }
+
+    /// In place: makes move `m` on the object.
+    fn make(&self, m: &Bound<'py, PyAny>) -> PyResult<()> {
+        match &self.calls {
+            Calls::Methods(f) => call_1(&f.play, m).map(drop),
+            Calls::EasyAi(e) => e.make(m),
+        }
+    }
+
+    /// In place: takes move `m` back.
+    fn unmake(&self, m: &Bound<'py, PyAny>) -> PyResult<()> {
+        match &self.calls {
+            Calls::Methods(f) => call_1(f.unmake.as_ref().expect("in place"), m).map(drop),
+            Calls::EasyAi(e) => e.unmake(m),
         }
     }
 
@@ -240,14 +324,8 @@ impl<'py> PyGame<'py> {
             return Ok(());
         }
         let parent = nodes[node as usize].0;
-        let make = |n: u32| -> PyResult<()> {
-            self.play_fn.call1((nodes[n as usize].1.as_ref().expect("a move"),))?;
-            Ok(())
-        };
-        let unmake = |n: u32| -> PyResult<()> {
-            ip.unmake_fn.call1((nodes[n as usize].1.as_ref().expect("a move"),))?;
-            Ok(())
-        };
+        let make = |n: u32| self.make(nodes[n as usize].1.as_ref().expect("a move"));
+        let unmake = |n: u32| self.unmake(nodes[n as usize].1.as_ref().expect("a move"));
         // A child, a sibling or the parent: what depth-first searches ask.
         if parent == here {
             make(node)?;
@@ -295,7 +373,10 @@ impl<'py> PyGame<'py> {
 
     fn list_moves(&self, pos: &PyPos<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         self.signals()?;
-        let list = self.ask(&self.moves_fn, pos)?;
+        let list = match &self.calls {
+            Calls::Methods(f) => self.ask(&f.moves, pos)?,
+            Calls::EasyAi(e) => e.moves(self.at(pos)?)?,
+        };
         // A list or a tuple is read directly, without an iterator object.
         if let Ok(l) = list.downcast::<PyList>() {
             return self.bounded(l.iter().map(Ok));
@@ -349,14 +430,19 @@ impl<'py> PyGame<'py> {
     }
 
     /// `play(pos, m)`, checked: the first calls must leave `pos` as it was.
+    /// (An easyAI game copies `pos`, as easyAI does, and is not checked.)
     fn checked_play(&self, pos: &PyPos<'py>, m: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let play = match &self.calls {
+            Calls::Methods(f) => &f.play,
+            Calls::EasyAi(e) => return e.play(&pos.obj, m),
+        };
         let n = self.plays.get();
         self.plays.set(n.saturating_add(1));
         if n >= CHECKED_PLAYS {
-            return self.play_fn.call1((&pos.obj, m));
+            return call_2(play, &pos.obj, m);
         }
         let before = pos.obj.repr().map(|r| r.to_string());
-        let child = self.play_fn.call1((&pos.obj, m))?;
+        let child = call_2(play, &pos.obj, m)?;
         if let (Ok(before), Ok(after)) = (before, pos.obj.repr().map(|r| r.to_string())) {
             if before != after {
                 return Err(PyValueError::new_err(format!(
@@ -377,7 +463,12 @@ impl<'py> PyGame<'py> {
         if self.failed() {
             return Role::Max;
         }
-        let r = self.ask(&self.role_fn, pos).and_then(|r| {
+        let role_fn = match &self.calls {
+            Calls::Methods(f) => &f.role,
+            // easyAI games alternate (roles follow the root's): the root's mover is MAX.
+            Calls::EasyAi(_) => return Role::Max,
+        };
+        let r = self.ask(role_fn, pos).and_then(|r| {
             if r.is(&self.max_str) {
                 return Ok(Role::Max);
             }
@@ -418,9 +509,9 @@ impl<'py> Game for PyGame<'py> {
         if let Some(r) = self.root.borrow().as_ref() {
             return r.clone();
         }
-        let made = match &self.root_fn {
-            Some(f) => f.call0(),
-            None => Ok(self.obj.clone()),
+        let made = match &self.calls {
+            Calls::Methods(Methods { root: Some(f), .. }) => f.call0(),
+            _ => Ok(self.obj.clone()),
         };
         let mut root = match made {
             Ok(p) => PyPos::new(p, 0, None),
@@ -512,19 +603,19 @@ impl<'py> Game for PyGame<'py> {
         if self.failed() {
             return FAILED;
         }
-        let v = self
-            .signals()
-            .and_then(|()| self.ask(&self.evaluate_fn, pos))
-            .and_then(|v| self.int_from("evaluate", &v))
-            .and_then(|v| {
-                if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {
-                    Ok(v as Value)
-                } else {
-                    Err(PyValueError::new_err(format!(
-                        "evaluate() returned {v}, outside the value range {VALUE_MIN}..={VALUE_MAX}"
-                    )))
-                }
-            });
+        let v = self.signals().and_then(|()| match &self.calls {
+            Calls::Methods(f) => self.ask(&f.evaluate, pos).and_then(|v| self.int_from("evaluate", &v)),
+            Calls::EasyAi(e) => e.evaluate(self.at(pos)?, pos.ply).map(i64::from),
+        });
+        let v = v.and_then(|v| {
+            if (i64::from(VALUE_MIN)..=i64::from(VALUE_MAX)).contains(&v) {
+                Ok(v as Value)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "evaluate() returned {v}, outside the value range {VALUE_MIN}..={VALUE_MAX}"
+                )))
+            }
+        });
         v.unwrap_or_else(|e| {
             self.fail(e);
             FAILED
@@ -532,23 +623,36 @@ impl<'py> Game for PyGame<'py> {
     }
 
     fn hash(&self, pos: &PyPos<'py>) -> Option<u64> {
-        let hash_fn = self.hash_fn.as_ref()?;
-        if self.failed() {
-            return Some(0);
-        }
-        let h = self.ask(hash_fn, pos).and_then(|v| {
-            if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
-                // Any Python int: its low 64 bits.
-                let masked = v.call_method1("__and__", (u64::MAX,))?;
-                masked.extract::<u64>()
-            } else {
-                Err(PyValueError::new_err(format!(
-                    "hash() must return an int, got {}: {}",
-                    v.get_type().name()?,
-                    v.repr()?
-                )))
+        let h = match &self.calls {
+            Calls::Methods(f) => {
+                let hash_fn = f.hash.as_ref()?;
+                if self.failed() {
+                    return Some(0);
+                }
+                self.ask(hash_fn, pos).and_then(|v| {
+                    if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
+                        // Any Python int: its low 64 bits.
+                        let masked = v.call_method1("__and__", (u64::MAX,))?;
+                        masked.extract::<u64>()
+                    } else {
+                        Err(PyValueError::new_err(format!(
+                            "hash() must return an int, got {}: {}",
+                            v.get_type().name()?,
+                            v.repr()?
+                        )))
+                    }
+                })
             }
-        });
+            Calls::EasyAi(e) => {
+                if !e.hashes() {
+                    return None;
+                }
+                if self.failed() {
+                    return Some(0);
+                }
+                self.at(pos).and_then(|g| e.hash(g))
+            }
+        };
         match h {
             Ok(h) => Some(h),
             Err(e) => {

@@ -50,7 +50,7 @@ pub(crate) fn search_py_game<T>(
     // (a 64 MiB mapping made and dropped at every call: 4% of a small
     // search) only when the caller's has less left.
     let stack = PY_GAME_STACK.saturating_add((max_ply as usize + 64).saturating_mul(4096));
-    let game = PyGame::new(obj.bind(py).clone(), max_ply)?;
+    let game = PyGame::new(obj.bind(py).clone(), depth)?;
     let out = stacker::maybe_grow(stack, stack, || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&game)))
     });

@@ -1,6 +1,7 @@
 //! What can be searched: random trees, built-in games, trees and Python
 //! games, resolved from a Python argument.
 
+use crate::easyai::EasyAiGame;
 use crate::errors::run_error;
 use crate::pygame::check_game;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -162,6 +163,11 @@ pub(crate) fn resolve(obj: &Bound<'_, PyAny>, root: Option<&str>) -> PyResult<So
         return Err(PyTypeError::new_err(
             "nested lists are turned into tree text by stockman.solve",
         ));
+    }
+    if let Ok(g) = obj.downcast::<EasyAiGame>() {
+        not_for_games("an easyAI game's side to move is MAX")?;
+        let has_hash = g.get().has_hash(obj.py())?;
+        return Ok(Source::Python(obj.clone().unbind(), has_hash));
     }
     let has_hash = check_game(obj)?;
     not_for_games("a Python game's roles come from its role() method")?;

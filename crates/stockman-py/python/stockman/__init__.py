@@ -41,6 +41,7 @@ from ._stockman import (
     MAX_THREADS,
     VALUE_MAX,
     VALUE_MIN,
+    EasyAIGame,
     RandomTree,
 )
 
@@ -63,6 +64,9 @@ __all__ = [
     "Othello",
     "Chess",
     "Checkers",
+    "easyai",
+    "EasyAIGame",
+    "EasyAI",
     "SearchError",
     "SearchLimit",
     "UnsupportedSearch",
@@ -658,6 +662,75 @@ def trace(
     r = _root(root)
     data = json.loads(_stockman.trace_json(src, names[0], depth=d, root=r))
     return Trace(data, src, names, d, r)
+
+
+
+# --- easyAI ----------------------------------------------------------------------------
+
+
+def easyai(game: Any, scoring: Any = None) -> EasyAIGame:
+    """An easyAI game (an ``easyAI.TwoPlayerGame``) as a source for
+    :func:`solve`, :func:`trace` and :class:`Engine`: the search calls the
+    game's own ``is_over()``, ``possible_moves()``, ``make_move(move)``,
+    ``switch_player()`` and ``unmake_move(move)`` (where the game has it,
+    as easyAI's Negamax does: the game is played in place and left as it
+    was; otherwise each move is made on a ``copy()``), with no Python in
+    between.
+
+    The side to move is MAX. A leaf is worth what easyAI's Negamax makes of
+    it, in thousandths: ``scoring(game)`` (or the game's ``scoring()``),
+    from the side to move there, times ``1000 + depth left``, so a quicker
+    win is worth more (a float score is rounded after that; without
+    ``depth``, the factor is 1000). The table-driven searches (MTD(f),
+    MT-SSS*, ...) hash ``ttentry()``, the key of easyAI's own tables, where
+    the game has it. A best move is an index into ``possible_moves()`` at
+    the root.
+    """
+    return EasyAIGame(game, scoring)
+
+
+class EasyAI:
+    """An AI for easyAI's games that searches with stockman, in place of
+    easyAI's ``Negamax(depth)``: ``AI_Player(stockman.EasyAI(6))``.
+
+    Called with a game, it returns the move to play, as easyAI's AIs do,
+    and keeps the search's value in ``alpha`` (in easyAI Negamax's units,
+    ``value / 1000``; see :func:`easyai`) and the whole result dict in
+    ``row``. ``algorithm`` is any of :data:`ALGORITHMS` (default
+    ``"alphabeta"``, which evaluates exactly Negamax's leaves; the
+    table-driven ones need ``ttentry()``); ``scoring`` a function of the
+    game, as Negamax's; ``options`` are :func:`solve`'s (``tt_mb``,
+    ``max_nodes``, ``time_limit``, ``iterative``).
+
+    >>> from easyAI import AI_Player, Negamax  # doctest: +SKIP
+    >>> from easyAI.games import TicTacToe  # doctest: +SKIP
+    >>> game = TicTacToe([AI_Player(EasyAI(9)), AI_Player(Negamax(9))])  # doctest: +SKIP
+    >>> game.play(verbose=False)  # doctest: +SKIP
+    """
+
+    def __init__(self, depth: int, algorithm: str = "alphabeta", scoring: Any = None, **options: Any):
+        known = {"tt_mb", "max_nodes", "time_limit", "iterative"}
+        for k in options:
+            if k not in known:
+                raise TypeError(f"EasyAI() got an unknown option `{k}` (known: {', '.join(sorted(known))})")
+        if scoring is not None and not callable(scoring):
+            raise TypeError("scoring must be a function of the game, scoring(game)")
+        self.depth = _int("depth", depth, 1, MAX_DEPTH)
+        self.algorithm = _text("algorithm", algorithm)
+        self.scoring = scoring
+        self.options = options
+        self.alpha: Optional[float] = None
+        self.row: Optional[Dict[str, Any]] = None
+
+    def __call__(self, game: Any) -> Any:
+        row = solve(easyai(game, self.scoring), self.algorithm, depth=self.depth, **self.options)[0]
+        self.row = row
+        value = row.get("value")
+        self.alpha = None if value is None else value / 1000
+        return game.possible_moves()[row["best_move"]]
+
+    def __repr__(self) -> str:
+        return f"stockman.EasyAI({self.depth}, {self.algorithm!r})"
 
 
 class Engine:
