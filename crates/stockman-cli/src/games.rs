@@ -341,7 +341,7 @@ fn summary_table(sums: &[Summary]) -> String {
 
 /// The text of a positions file or a shard's output (`what`, for
 /// messages); `-` is standard input.
-fn read_text_of(path: &Path, what: &str) -> Result<String> {
+pub fn read_text_of(path: &Path, what: &str) -> Result<String> {
     let mut text = String::new();
     if path == Path::new("-") {
         std::io::stdin()

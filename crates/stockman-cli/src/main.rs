@@ -4,6 +4,7 @@
 #![allow(clippy::result_large_err)]
 
 mod arena;
+mod distributed;
 mod experiment;
 mod game_grid;
 mod games;

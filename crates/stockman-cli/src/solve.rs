@@ -49,6 +49,8 @@ pub struct SolveArgs {
     /// order) and summaries, as one run would print them.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["game", "tree", "random", "positions"])]
     pub merge: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub distributed: crate::distributed::DistributedArgs,
 }
 
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
@@ -59,6 +61,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         anyhow::bail!(
             "give what to solve: --tree FILE, --random SPEC or --game NAME (or --merge FILE... to merge shards)"
         );
+    }
+    if args.distributed.distributed {
+        return crate::distributed::run(&args);
     }
     if let Some(kind) = args.source.game {
         if crate::sample::wanted(args.search.algo.as_deref(), None, &args.sample)? {

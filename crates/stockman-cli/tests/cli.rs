@@ -2701,3 +2701,127 @@ fn grid_shards_run_apart_and_merge_into_the_whole_grid() {
     assert!(m.len() > 10, "{} rows", m.len());
     assert_eq!(m, w);
 }
+
+#[test]
+fn distributed_search_on_threads_gives_the_one_process_answer() {
+    // Random trees: every driver on 1 to 4 ranks, the value of one process.
+    for seed in 1..=6 {
+        let spec = format!("width=4,depth=5,seed={seed},range=0..20");
+        let one = solve_json(&["--random", &spec, "--algo", "alphabeta"]);
+        let value = one[0]["value"].as_i64().unwrap();
+        for (ranks, algo) in [("1", "mtdf"), ("2", "mtd-bi"), ("3", "mt-sss"), ("4", "mtdf")] {
+            let spread = ["0", "1", "2", "9"][seed % 4];
+            let rows = solve_json(&[
+                "--random",
+                &spec,
+                "--distributed",
+                "--ranks",
+                ranks,
+                "--algo",
+                algo,
+                "--spread",
+                spread,
+            ]);
+            let what = format!("{spec} on {ranks} ranks, {algo}, spread {spread}");
+            assert_eq!(rows.len(), 1, "{what}");
+            assert_eq!(rows[0]["value"].as_i64(), Some(value), "{what}");
+            assert!(rows[0]["best_move"].is_u64(), "{what}: {}", rows[0]);
+            let d = &rows[0]["distributed"];
+            assert_eq!(d["ranks"].as_u64(), Some(ranks.parse().unwrap()), "{what}");
+            assert_eq!(
+                d["per_rank"].as_array().unwrap().len(),
+                ranks.parse::<usize>().unwrap(),
+                "{what}"
+            );
+            if ranks == "1" {
+                assert_eq!(d["messages"].as_u64(), Some(0), "{what}");
+            }
+        }
+    }
+    // A game: the one-process value and move notation.
+    let one = solve_json(&[
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "8",
+        "--algo",
+        "mtdf",
+    ]);
+    let many = solve_json(&[
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "8",
+        "--distributed",
+        "--ranks",
+        "3",
+    ]);
+    assert_eq!(many[0]["value"], one[0]["value"]);
+    assert!(
+        many[0]["best_move"].as_u64().is_some_and(|m| (1..=7).contains(&m)),
+        "{}",
+        many[0]
+    );
+    assert!(many[0]["distributed"]["messages"].as_u64().unwrap() > 0);
+    // A batch with exact scores: every position right, a JSON line each.
+    let set = TempFile::new(
+        "c4-distributed.txt",
+        include_str!("../../stockman/tests/data/connect4/Test_L3_R1")
+            .lines()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    let run = ok(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--positions",
+        set.arg(),
+        "--distributed",
+        "--ranks",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let lines: Vec<Json> = run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    for l in &lines {
+        assert_eq!(l["value"], l["expected"], "{l}");
+        assert!(l["line"].as_u64().is_some() && l["position"].is_string(), "{l}");
+    }
+    // What it refuses, and why.
+    let r = fails(&[
+        "solve",
+        "--random",
+        "width=2,depth=2",
+        "--distributed",
+        "--ranks",
+        "2",
+        "--algo",
+        "sss",
+    ]);
+    assert_contains(&r.stderr, &["--algo sss", "mtdf, mtd-bi and mt-sss"]);
+    let r = fails(&[
+        "solve",
+        "--random",
+        "width=2,depth=2",
+        "--distributed",
+        "--ranks",
+        "2",
+        "--iterative",
+    ]);
+    assert_contains(&r.stderr, &["--iterative does not apply to --distributed"]);
+    let r = fails(&["solve", "--random", "width=2,depth=2", "--distributed", "--ranks", "0"]);
+    assert_contains(&r.stderr, &["--ranks 0: give 1 to 256 ranks"]);
+    let r = fails(&["solve", "--random", "width=2,depth=2", "--spread", "2"]);
+    assert_contains(&r.stderr, &["--distributed"]);
+    if !cfg!(feature = "mpi") {
+        let r = fails(&["solve", "--random", "width=2,depth=2", "--distributed"]);
+        assert_contains(&r.stderr, &["built without MPI", "--features mpi", "--ranks N"]);
+    }
+}

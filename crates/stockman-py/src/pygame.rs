@@ -379,10 +379,10 @@ impl<'py> PyGame<'py> {
         };
         // A list or a tuple is read directly, without an iterator object.
         if let Ok(l) = list.downcast::<PyList>() {
-            return self.bounded(l.iter().map(Ok));
+            return self.bounded(l.len(), l.iter().map(Ok));
         }
         if let Ok(t) = list.downcast::<PyTuple>() {
-            return self.bounded(t.iter().map(Ok));
+            return self.bounded(t.len(), t.iter().map(Ok));
         }
         let iter = list.try_iter().map_err(|_| {
             PyValueError::new_err(format!(
@@ -390,12 +390,17 @@ impl<'py> PyGame<'py> {
                 list.get_type().name().map(|n| n.to_string()).unwrap_or_default()
             ))
         })?;
-        self.bounded(iter)
+        self.bounded(0, iter)
     }
 
-    /// The moves `moves()` gave, at most [`MAX_MOVES`] of them.
-    fn bounded(&self, moves: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let mut out = Vec::new();
+    /// The moves `moves()` gave, at most [`MAX_MOVES`] of them (`len`: how
+    /// many a list or tuple holds, allocated at once).
+    fn bounded(
+        &self,
+        len: usize,
+        moves: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let mut out = Vec::with_capacity(len.min(MAX_MOVES));
         for m in moves {
             if out.len() == MAX_MOVES {
                 return Err(PyValueError::new_err(format!(

@@ -245,6 +245,9 @@ pub enum SearchError {
         /// What the system said.
         reason: String,
     },
+    /// A distributed search failed: a rank or the transport between the
+    /// ranks (the message says which, and what happened).
+    Distributed(String),
 }
 
 impl SearchError {
@@ -397,6 +400,7 @@ impl std::fmt::Display for SearchError {
             SearchError::Unsupported { reason } => f.write_str(reason),
             SearchError::Table(e) => write!(f, "{e}"),
             SearchError::BadGame { reason } => f.write_str(reason),
+            SearchError::Distributed(reason) => write!(f, "distributed search: {reason}"),
             SearchError::Threads { asked, started, reason } => write!(
                 f,
                 "could not start thread {} of the {asked} asked for: {reason}",

@@ -7,6 +7,7 @@
 //! and Dual\*, whose rounds make them deterministic, also to the leaf.
 
 mod best_moves;
+mod distributed;
 
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::{Algorithm, ConnectFour, Game, Limits, Parallel, RandomSpec, RandomTree, Threads};

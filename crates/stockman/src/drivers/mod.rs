@@ -31,6 +31,7 @@ pub mod iterative;
 pub mod lazy_smp;
 pub mod parallel_sss;
 pub(crate) mod rounds;
+pub mod tdsab;
 
 use crate::algorithms::capabilities::TableUse;
 use crate::algorithms::Algorithm;

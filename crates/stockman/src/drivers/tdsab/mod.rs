@@ -1,0 +1,690 @@
+//! One position solved by several processes: transposition-driven
+//! scheduling for alpha-beta (TDSAB; Kishimoto and Schaeffer 2002, after
+//! Romein, Plaat, Bal and Schaeffer's TDS of 1999), driven by the
+//! null-window passes of MTD(f), MTD(bi) or MT-SSS\*.
+//!
+//! Every position has a *home* rank, picked by its hash, and only its home
+//! keeps its table entry: instead of fetching an entry, a rank sends the
+//! position (the work) to its home. The home answers from its table, or
+//! searches the position: the top [`TdsabOptions::spread`] plies of the
+//! tree are searched by *frames* whose children are sent to their own
+//! homes (the eldest child first, then the rest at once, as Young Brothers
+//! Wait), and the positions below by an ordinary alpha-beta test at home,
+//! with the home's table. All messages are one-way and asynchronous: a
+//! node whose children were sent away waits in its frame while its rank
+//! serves other work, and a child that makes its parent cut off cancels the
+//! brothers still out. Equal positions meet at their home, so a position
+//! reached twice in one pass is searched once (the second parent waits on
+//! the first one's frame).
+//!
+//! A message names a position by its path of move indices from the root,
+//! so that any [`Game`] can be sent; the home replays it. The transport is
+//! a [`Transport`]: MPI in the command line's `mpi` build, or threads of
+//! one process ([`LocalWorld`]) for tests and for machines without MPI.
+//!
+//! # Complexity
+//! Per pass, the nodes of the top `spread` plies that the test visits each
+//! cost one message out and one back (a node whose home is its parent's
+//! costs none), plus a cancel per rank that holds children of a node that
+//! cut off; below, a sequential MT test. Memory per rank: its table, and
+//! one frame per node of the top plies being searched there.
+//!
+//! # Example
+//! ```
+//! use stockman::drivers::tdsab::{self, LocalWorld, TdsabOptions};
+//! use stockman::{Algorithm, ConnectFour, Limits, SearchOptions};
+//!
+//! let game = ConnectFour::from_moves("4453").unwrap().with_heuristic();
+//! let opts = TdsabOptions { algorithm: Algorithm::Mtdf, depth: Some(6), spread: 2, ..Default::default() };
+//! let out = LocalWorld::run(3, &game, &opts).unwrap();
+//! let one = Algorithm::Mtdf.search(&game, &SearchOptions { limits: Limits::to_depth(6), ..Default::default() }).unwrap();
+//! assert_eq!(Some(out.value), one.value);
+//! assert_eq!(out.ranks.len(), 3);
+//! ```
+
+use crate::algorithms::alphabeta;
+use crate::algorithms::Algorithm;
+use crate::game::Game;
+use crate::observe::NoObserver;
+use crate::options::Limits;
+use crate::ordering::Heuristics;
+use crate::search::{SearchError, SearchOptions};
+use crate::table::{AnyTable, Entry, Table, NO_MOVE};
+use crate::value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+mod message;
+mod options;
+mod rooted;
+mod transport;
+
+use message::{Msg, Parent, DRIVER};
+pub use options::{Distributed, RankReport, TdsabOptions};
+use rooted::Rooted;
+pub use transport::{LocalWorld, Transport, TransportError};
+
+/// The rank a position's key lives at: the high bits of the key mixed by
+/// a multiplication (a game's key need not look random: Connect Four's is
+/// its board's bits, and its high bits alone put nearly every position of
+/// a search on one rank of two), so the table's buckets, which take the
+/// low bits, and the homes do not follow each other.
+fn home(key: u64, ranks: usize) -> usize {
+    ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % ranks as u64) as usize
+}
+
+/// A node of the top plies being searched here, waiting for its children.
+struct Frame {
+    key: u64,
+    draft: u32,
+    gamma: Value,
+    role: Role,
+    path: Vec<u32>,
+    /// The children's indices in the order they are tried.
+    order: Vec<u32>,
+    /// How many of `order` were sent.
+    sent: usize,
+    /// The children sent and not answered, with their homes.
+    out: Vec<(u32, usize)>,
+    /// Who waits for this node's answer.
+    waiting: Vec<Parent>,
+    /// The best answer so far (the highest at MAX, the lowest at MIN) and
+    /// its child.
+    best: Value,
+    best_child: u32,
+}
+
+/// One rank's state.
+struct Rank<'g, G: Game, T: Transport> {
+    game: &'g G,
+    net: &'g mut T,
+    opts: &'g TdsabOptions,
+    me: usize,
+    ranks: usize,
+    epoch: u32,
+    pass: u32,
+    table: AnyTable,
+    heur: Heuristics,
+    frames: HashMap<u64, Frame>,
+    /// Open frames by (key, draft, gamma): a position sent twice joins.
+    open: HashMap<(u64, u32, Value), u64>,
+    next_frame: u64,
+    /// Messages to this rank from itself.
+    mine: VecDeque<Msg>,
+    /// The driver's answer for the current pass (rank 0).
+    answer: Option<(Value, u32)>,
+    report: RankReport,
+    buf: Vec<u8>,
+    moves: Vec<G::Move>,
+    done: bool,
+    reports: Vec<RankReport>,
+}
+
+fn transport_error(e: TransportError) -> SearchError {
+    SearchError::Distributed(e.0)
+}
+
+impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
+    fn new(game: &'g G, opts: &'g TdsabOptions, net: &'g mut T, epoch: u32) -> Result<Self, SearchError> {
+        let (me, ranks) = (net.rank(), net.ranks());
+        Ok(Rank {
+            game,
+            opts,
+            me,
+            ranks,
+            epoch,
+            pass: 0,
+            table: AnyTable::try_new(opts.table)?,
+            heur: Heuristics::new(),
+            frames: HashMap::new(),
+            open: HashMap::new(),
+            next_frame: 0,
+            mine: VecDeque::new(),
+            answer: None,
+            report: RankReport {
+                rank: me,
+                ..Default::default()
+            },
+            buf: Vec::new(),
+            moves: Vec::new(),
+            done: false,
+            reports: Vec::new(),
+            net,
+        })
+    }
+
+    fn send(&mut self, to: usize, msg: Msg) -> Result<(), SearchError> {
+        if to == self.me {
+            self.report.kept += 1;
+            self.mine.push_back(msg);
+            return Ok(());
+        }
+        msg.encode(&mut self.buf);
+        self.report.messages += 1;
+        self.report.bytes += self.buf.len() as u64;
+        self.net.send(to, &self.buf).map_err(transport_error)
+    }
+
+    /// Handles one message, waiting up to `wait` for one.
+    fn step(&mut self, wait: Duration) -> Result<(), SearchError> {
+        let msg = match self.mine.pop_front() {
+            Some(m) => m,
+            None => {
+                // With nothing of its own to do, the rank waits: idle time.
+                let t = Instant::now();
+                let got = self.net.recv(wait).map_err(transport_error)?;
+                self.report.idle_us += t.elapsed().as_micros() as u64;
+                match got {
+                    None => return Ok(()),
+                    Some((from, bytes)) => Msg::decode(&bytes).ok_or_else(|| {
+                        SearchError::Distributed(format!(
+                            "rank {}: a malformed message of {} bytes from rank {from}",
+                            self.me,
+                            bytes.len()
+                        ))
+                    })?,
+                }
+            }
+        };
+        if msg.epoch() != self.epoch {
+            return Ok(()); // left over from an earlier position
+        }
+        match msg {
+            Msg::Search {
+                pass,
+                gamma,
+                parent,
+                path,
+                ..
+            } => {
+                if pass < self.pass {
+                    return Ok(());
+                }
+                self.new_pass(pass);
+                self.search(gamma, parent, path)
+            }
+            Msg::Answer {
+                pass,
+                frame,
+                child,
+                g,
+                best,
+                ..
+            } => {
+                if pass != self.pass {
+                    return Ok(());
+                }
+                if frame == DRIVER && self.me == 0 {
+                    self.answer = Some((g, best));
+                    return Ok(());
+                }
+                self.answered(frame, child, g)
+            }
+            Msg::Cancel { pass, rank, frame, .. } => {
+                if pass == self.pass {
+                    self.cancel(rank, frame)?;
+                }
+                Ok(())
+            }
+            Msg::Done { .. } => {
+                self.done = true;
+                Ok(())
+            }
+            Msg::Report { report, .. } => {
+                self.reports.push(report);
+                Ok(())
+            }
+            Msg::Abort { reason, .. } => Err(SearchError::Distributed(reason)),
+        }
+    }
+
+    /// Tells every other rank that this one failed with `e` (as far as the
+    /// transport still can), so that none waits for it.
+    fn abort(&mut self, e: &SearchError) {
+        let reason = match e {
+            SearchError::Distributed(r) => r.clone(),
+            e => format!("rank {}: {e}", self.me),
+        };
+        let msg = Msg::Abort {
+            epoch: self.epoch,
+            reason,
+        };
+        msg.encode(&mut self.buf);
+        for to in (0..self.ranks).filter(|&r| r != self.me) {
+            let _ = self.net.send(to, &self.buf);
+        }
+    }
+
+    /// A newer pass makes every frame of the older ones useless.
+    fn new_pass(&mut self, pass: u32) {
+        if pass > self.pass {
+            self.pass = pass;
+            self.frames.clear();
+            self.open.clear();
+        }
+    }
+
+    fn replay(&mut self, path: &[u32]) -> Result<G::Position, SearchError> {
+        let mut pos = self.game.root();
+        for (ply, &i) in path.iter().enumerate() {
+            self.moves.clear();
+            self.game.moves(&pos, &mut self.moves);
+            let Some(&m) = self.moves.get(i as usize) else {
+                return Err(SearchError::Distributed(format!(
+                    "rank {}: move {i} at ply {ply} of a path does not exist (the ranks disagree on the game)",
+                    self.me
+                )));
+            };
+            pos = self.game.play(&pos, m);
+        }
+        Ok(pos)
+    }
+
+    fn draft(&self, ply: usize) -> u32 {
+        self.opts.depth.map_or(u32::MAX, |d| d.saturating_sub(ply as u32))
+    }
+
+    fn reply(&mut self, to: Parent, g: Value, best: u32) -> Result<(), SearchError> {
+        let (epoch, pass) = (self.epoch, self.pass);
+        let msg = Msg::Answer {
+            epoch,
+            pass,
+            frame: to.frame,
+            child: to.child,
+            g,
+            best,
+        };
+        self.send(to.rank as usize, msg)
+    }
+
+    /// A test of the position at `path` for its parent.
+    fn search(&mut self, gamma: Value, parent: Parent, path: Vec<u32>) -> Result<(), SearchError> {
+        let pos = self.replay(&path)?;
+        let draft = self.draft(path.len());
+        let root = path.is_empty();
+        self.report.stats.nodes += 1;
+        self.moves.clear();
+        if draft > 0 {
+            self.game.moves(&pos, &mut self.moves);
+        }
+        if self.moves.is_empty() {
+            self.report.stats.leaf_evals += 1;
+            let v = self.game.evaluate(&pos);
+            return self.reply(parent, v, NO_MOVE);
+        }
+        let Some(key) = self.game.hash(&pos) else {
+            return Err(SearchError::NoHash {
+                algorithm: self.opts.algorithm.name(),
+            });
+        };
+        if !root {
+            let (lo, hi) = self.game.bounds_within(&pos, gamma - 1, gamma);
+            if lo >= gamma || hi < gamma || lo == hi {
+                let g = if lo >= gamma { lo } else { hi };
+                return self.reply(parent, g, NO_MOVE);
+            }
+        }
+        self.report.stats.tt_probes += 1;
+        let entry = self.table.probe(key).filter(|e| e.draft == draft);
+        if let Some(e) = entry {
+            self.report.stats.tt_hits += 1;
+            // The root always searches its children, so that it names a
+            // move it proved.
+            if !root && (e.lower >= gamma || e.upper < gamma) {
+                let g = if e.lower >= gamma { e.lower } else { e.upper };
+                return self.reply(parent, g, e.best);
+            }
+        }
+        if path.len() as u32 >= self.opts.spread && !root {
+            return self.test_here(pos, draft, gamma, parent);
+        }
+        if let Some(&f) = self.open.get(&(key, draft, gamma)) {
+            self.report.joined += 1;
+            self.frames.get_mut(&f).expect("an open frame").waiting.push(parent);
+            return Ok(());
+        }
+        let n = self.moves.len() as u32;
+        let hint = entry.map_or(NO_MOVE, |e| e.best);
+        let mut order = Vec::with_capacity(n as usize);
+        if hint < n {
+            order.push(hint);
+        }
+        order.extend((0..n).filter(|&i| i != hint));
+        let role = self.game.role(&pos);
+        let id = self.next_frame;
+        self.next_frame += 1;
+        self.report.frames += 1;
+        self.report.stats.nodes_expanded += 1;
+        self.frames.insert(
+            id,
+            Frame {
+                key,
+                draft,
+                gamma,
+                role,
+                path,
+                order,
+                sent: 0,
+                out: Vec::new(),
+                waiting: vec![parent],
+                best: if role == Role::Max { -INF } else { INF },
+                best_child: NO_MOVE,
+            },
+        );
+        self.open.insert((key, draft, gamma), id);
+        // The eldest child first; its brothers once it failed to cut off.
+        self.send_children(id, 1)
+    }
+
+    /// Sends the next `count` children of frame `id` to their homes.
+    fn send_children(&mut self, id: u64, count: usize) -> Result<(), SearchError> {
+        let (path, picks, gamma) = {
+            let f = self.frames.get_mut(&id).expect("a frame");
+            let end = (f.sent + count).min(f.order.len());
+            let picks = f.order[f.sent..end].to_vec();
+            f.sent = end;
+            (f.path.clone(), picks, f.gamma)
+        };
+        let pos = self.replay(&path)?;
+        let mut moves = Vec::new();
+        self.game.moves(&pos, &mut moves);
+        for i in picks {
+            let child = self.game.play(&pos, moves[i as usize]);
+            let key = self.game.hash(&child).unwrap_or(0);
+            let to = home(key, self.ranks);
+            let mut p = path.clone();
+            p.push(i);
+            self.frames.get_mut(&id).expect("a frame").out.push((i, to));
+            let (epoch, pass) = (self.epoch, self.pass);
+            let parent = Parent {
+                rank: self.me as u32,
+                frame: id,
+                child: i,
+            };
+            self.send(
+                to,
+                Msg::Search {
+                    epoch,
+                    pass,
+                    gamma,
+                    parent,
+                    path: p,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// An ordinary null-window test of `pos`, here, with this rank's table.
+    fn test_here(&mut self, pos: G::Position, draft: u32, gamma: Value, parent: Parent) -> Result<(), SearchError> {
+        let sub = Rooted {
+            game: self.game,
+            root: pos,
+        };
+        let opts = SearchOptions {
+            limits: Limits {
+                depth: (draft != u32::MAX).then_some(draft),
+                ..Limits::default()
+            },
+            table: self.opts.table,
+            ..SearchOptions::default()
+        };
+        let out = alphabeta::search_kept(
+            &sub,
+            &opts,
+            &mut NoObserver,
+            &mut self.table,
+            &mut self.heur,
+            (gamma - 1, gamma),
+        )?;
+        // The test's root is counted above, as a message's node.
+        let mut s = out.stats;
+        s.nodes = s.nodes.saturating_sub(1);
+        s.time_us = 0;
+        self.report.stats += s;
+        let g = out.value.expect("alpha-beta gives a value");
+        self.reply(parent, g, out.best_index.map_or(NO_MOVE, |i| i as u32))
+    }
+
+    /// Child `child` of frame `id` answered `g`.
+    fn answered(&mut self, id: u64, child: u32, g: Value) -> Result<(), SearchError> {
+        let Some(f) = self.frames.get_mut(&id) else {
+            return Ok(()); // a frame that cut off or was cancelled
+        };
+        let Some(at) = f.out.iter().position(|&(c, _)| c == child) else {
+            return Ok(());
+        };
+        f.out.swap_remove(at);
+        let better = match f.role {
+            Role::Max => g > f.best,
+            Role::Min => g < f.best,
+        };
+        if better || f.best_child == NO_MOVE {
+            f.best = g;
+            f.best_child = child;
+        }
+        let cut = match f.role {
+            Role::Max => g >= f.gamma,
+            Role::Min => g < f.gamma,
+        };
+        if cut || (f.out.is_empty() && f.sent == f.order.len()) {
+            return self.resolve(id);
+        }
+        if f.sent == 1 && f.out.is_empty() {
+            let rest = f.order.len() - 1;
+            return self.send_children(id, rest);
+        }
+        Ok(())
+    }
+
+    /// Frame `id` has its answer: store it, tell who waits, cancel the rest.
+    fn resolve(&mut self, id: u64) -> Result<(), SearchError> {
+        let f = self.frames.remove(&id).expect("a frame");
+        self.open.remove(&(f.key, f.draft, f.gamma));
+        let g = f.best;
+        let mut entry = self
+            .table
+            .probe(f.key)
+            .filter(|e| e.draft == f.draft)
+            .unwrap_or_else(|| Entry::unknown(f.draft));
+        if g >= f.gamma {
+            entry.lower = g;
+        } else {
+            entry.upper = g;
+        }
+        entry.best = f.best_child;
+        entry.best_proves = match f.role {
+            Role::Max => g >= f.gamma,
+            Role::Min => g < f.gamma,
+        };
+        self.table.store(f.key, entry);
+        self.report.stats.tt_stores += 1;
+        for w in &f.waiting {
+            self.reply(*w, g, f.best_child)?;
+        }
+        self.cancel_children(id, &f.out)
+    }
+
+    fn cancel_children(&mut self, id: u64, out: &[(u32, usize)]) -> Result<(), SearchError> {
+        let mut homes: Vec<usize> = out.iter().map(|&(_, r)| r).collect();
+        homes.sort_unstable();
+        homes.dedup();
+        let (epoch, pass, rank) = (self.epoch, self.pass, self.me as u32);
+        for to in homes {
+            self.send(
+                to,
+                Msg::Cancel {
+                    epoch,
+                    pass,
+                    rank,
+                    frame: id,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Frame `frame` of rank `rank` stops waiting here; a frame nobody
+    /// waits for any more is given up, and its own children cancelled.
+    fn cancel(&mut self, rank: u32, frame: u64) -> Result<(), SearchError> {
+        let doomed: Vec<u64> = self
+            .frames
+            .iter_mut()
+            .filter_map(|(&id, f)| {
+                let before = f.waiting.len();
+                f.waiting.retain(|w| (w.rank, w.frame) != (rank, frame));
+                (f.waiting.is_empty() && before > 0).then_some(id)
+            })
+            .collect();
+        for id in doomed {
+            let f = self.frames.remove(&id).expect("a frame");
+            self.open.remove(&(f.key, f.draft, f.gamma));
+            self.cancel_children(id, &f.out)?;
+        }
+        Ok(())
+    }
+
+    /// Rank 0: one pass, the root tested against `gamma`.
+    fn drive_pass(&mut self, gamma: Value) -> Result<(Value, u32), SearchError> {
+        self.pass += 1;
+        self.frames.clear();
+        self.open.clear();
+        self.answer = None;
+        let key = self.game.hash(&self.game.root()).unwrap_or(0);
+        let to = home(key, self.ranks);
+        let (epoch, pass) = (self.epoch, self.pass);
+        let parent = Parent {
+            rank: 0,
+            frame: DRIVER,
+            child: 0,
+        };
+        self.send(
+            to,
+            Msg::Search {
+                epoch,
+                pass,
+                gamma,
+                parent,
+                path: Vec::new(),
+            },
+        )?;
+        while self.answer.is_none() {
+            self.step(Duration::from_millis(50))?;
+        }
+        Ok(self.answer.take().expect("answered"))
+    }
+}
+
+/// Searches `game` on every rank of `net`: each rank calls this with the
+/// same game and options (and `epoch`, the number of the position among
+/// those the ranks solve in turn). Rank 0 drives the passes and returns
+/// the answer; the other ranks serve until rank 0 is done and return
+/// `None`.
+///
+/// # Errors
+/// A table that cannot be allocated, a game without a hash, ranks that
+/// disagree on the game, a transport that fails.
+pub fn search<G: Game, T: Transport>(
+    game: &G,
+    opts: &TdsabOptions,
+    net: &mut T,
+    epoch: u32,
+) -> Result<Option<Distributed>, SearchError> {
+    if !TdsabOptions::drives(opts.algorithm) {
+        return Err(SearchError::Distributed(format!(
+            "{} cannot be distributed: the passes of mtdf, mtd-bi or mt-sss can",
+            opts.algorithm.name()
+        )));
+    }
+    if game.hash(&game.root()).is_none() {
+        return Err(SearchError::NoHash {
+            algorithm: opts.algorithm.name(),
+        });
+    }
+    let mut rank = Rank::new(game, opts, net, epoch)?;
+    // The clock starts once the table is made (its allocation is not search).
+    let start = Instant::now();
+    let out = serve_or_drive(game, opts, &mut rank, start);
+    if let Err(e) = &out {
+        // An error that came as another rank's Abort is already known to all.
+        rank.abort(e);
+    }
+    out
+}
+
+fn serve_or_drive<G: Game, T: Transport>(
+    game: &G,
+    opts: &TdsabOptions,
+    rank: &mut Rank<'_, G, T>,
+    start: Instant,
+) -> Result<Option<Distributed>, SearchError> {
+    let epoch = rank.epoch;
+    if rank.me != 0 {
+        while !rank.done {
+            rank.step(Duration::from_millis(50))?;
+        }
+        rank.report.stats.time_us = start.elapsed().as_micros() as u64;
+        let report = rank.report.clone();
+        rank.send(0, Msg::Report { epoch, report })?;
+        return Ok(None);
+    }
+    let root_role = game.role(&game.root());
+    let (lo, hi) = game.value_range();
+    let (mut lower, mut upper) = (-INF, INF);
+    let mut g = opts.first_guess.clamp(VALUE_MIN, VALUE_MAX);
+    let (mut best, mut last) = (None, NO_MOVE);
+    let mut passes = 0u64;
+    while lower < upper {
+        let gamma = match opts.algorithm {
+            Algorithm::MtSss => upper.min(hi.saturating_add(1)),
+            Algorithm::MtdBi => {
+                let (l, u) = (lower.max(lo), upper.min(hi.saturating_add(1)));
+                l + (u - l + 1) / 2
+            }
+            _ => {
+                if g == lower {
+                    g + 1
+                } else {
+                    g
+                }
+            }
+        };
+        let (answer, child) = rank.drive_pass(gamma)?;
+        passes += 1;
+        g = answer;
+        let high = g >= gamma;
+        if high {
+            lower = g;
+        } else {
+            upper = g;
+        }
+        last = child;
+        let proves = match root_role {
+            Role::Max => high,
+            Role::Min => !high,
+        };
+        if proves && child != NO_MOVE {
+            best = Some(child as usize);
+        }
+    }
+    if best.is_none() && last != NO_MOVE {
+        best = Some(last as usize);
+    }
+    for r in 1..rank.ranks {
+        rank.send(r, Msg::Done { epoch })?;
+    }
+    while rank.reports.len() + 1 < rank.ranks {
+        rank.step(Duration::from_millis(50))?;
+    }
+    rank.report.stats.time_us = start.elapsed().as_micros() as u64;
+    let mut ranks = vec![rank.report.clone()];
+    let mut others = std::mem::take(&mut rank.reports);
+    others.sort_by_key(|r| r.rank);
+    ranks.extend(others);
+    Ok(Some(Distributed {
+        value: lower,
+        best_index: best,
+        passes,
+        ranks,
+    }))
+}

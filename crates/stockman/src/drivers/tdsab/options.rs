@@ -1,0 +1,89 @@
+//! What a distributed search is asked ([`TdsabOptions`]) and what it
+//! answers ([`Distributed`], with a [`RankReport`] per rank).
+
+use crate::algorithms::Algorithm;
+use crate::stats::Stats;
+use crate::table::TableSize;
+use crate::value::Value;
+
+/// Which MT driver runs the passes, and how the work is spread.
+#[derive(Clone, Debug)]
+pub struct TdsabOptions {
+    /// [`Algorithm::Mtdf`], [`Algorithm::MtdBi`] or [`Algorithm::MtSss`].
+    pub algorithm: Algorithm,
+    /// The search's depth in plies; `None` searches to the end.
+    pub depth: Option<u32>,
+    /// The plies from the root whose nodes are spread over the ranks; a
+    /// node at this ply is searched whole at its home.
+    pub spread: u32,
+    /// Each rank's table.
+    pub table: TableSize,
+    /// MTD(f)'s first guess.
+    pub first_guess: Value,
+}
+
+impl Default for TdsabOptions {
+    fn default() -> Self {
+        TdsabOptions {
+            algorithm: Algorithm::Mtdf,
+            depth: None,
+            spread: 4,
+            table: TableSize::Megabytes(16),
+            first_guess: 0,
+        }
+    }
+}
+
+impl TdsabOptions {
+    /// Whether `algorithm` can drive the passes.
+    pub fn drives(algorithm: Algorithm) -> bool {
+        matches!(algorithm, Algorithm::Mtdf | Algorithm::MtdBi | Algorithm::MtSss)
+    }
+}
+
+/// What one rank did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RankReport {
+    /// The rank.
+    pub rank: usize,
+    /// Its searches' counters: frames and the tests below them.
+    pub stats: Stats,
+    /// Messages and bytes it sent to other ranks.
+    pub messages: u64,
+    /// Bytes it sent.
+    pub bytes: u64,
+    /// Messages it took from itself without the transport (children whose
+    /// home is their parent's).
+    pub kept: u64,
+    /// Frames it opened (nodes of the top plies searched here).
+    pub frames: u64,
+    /// Positions answered by joining a frame already open for them.
+    pub joined: u64,
+    /// Microseconds it waited with no work.
+    pub idle_us: u64,
+}
+
+/// A distributed search's answer, as rank 0 has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Distributed {
+    /// The root's minimax value.
+    pub value: Value,
+    /// The best move's index in the root's move list (`None` at a leaf).
+    pub best_index: Option<usize>,
+    /// The null-window passes.
+    pub passes: u64,
+    /// Every rank's report, rank 0 first.
+    pub ranks: Vec<RankReport>,
+}
+
+impl Distributed {
+    /// The counters of every rank together.
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        for r in &self.ranks {
+            s += r.stats;
+        }
+        s.passes = self.passes;
+        s
+    }
+}

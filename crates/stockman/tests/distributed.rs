@@ -1,0 +1,97 @@
+//! One position searched by several ranks (TDSAB, `drivers::tdsab`), the
+//! ranks as threads of this process ([`LocalWorld`]): on any number of
+//! ranks and any spread, the one-process value, and a best move whose
+//! child holds it. (The MPI transport runs the same code; `.ci/run` checks
+//! it with `mpirun`.)
+
+use super::{child_value, value_of};
+use stockman::drivers::tdsab::{LocalWorld, TdsabOptions};
+use stockman::{Algorithm, ConnectFour, Playable, RandomSpec, RandomTree, SearchOptions, TableSize};
+
+const DRIVERS: [Algorithm; 3] = [Algorithm::Mtdf, Algorithm::MtdBi, Algorithm::MtSss];
+
+#[test]
+fn tdsab_finds_the_value_and_a_best_move_on_random_trees() {
+    let mut runs = 0;
+    for seed in 0..240u64 {
+        let (w, d) = (2 + seed % 4, 2 + seed % 5);
+        let spec = format!("width={w},depth={d},seed={seed},range=0..12");
+        let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+        let value = value_of(&tree);
+        let ranks = 1 + (seed % 4) as usize;
+        for (k, &algorithm) in DRIVERS.iter().enumerate() {
+            let spread = [0, 1, 2, 9][(seed as usize + k) % 4];
+            // Half of them on 1 MiB tables, the smallest: replacements.
+            let table = if seed % 2 == 0 {
+                TableSize::Megabytes(1)
+            } else {
+                TableSize::Unbounded
+            };
+            let opts = TdsabOptions {
+                algorithm,
+                spread,
+                table,
+                ..Default::default()
+            };
+            let out = LocalWorld::run(ranks, &tree, &opts).unwrap();
+            let what = format!("{spec} on {ranks} ranks, spread {spread}, {}", algorithm.name());
+            assert_eq!(out.value, value, "{what}");
+            let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
+            assert_eq!(child_value(&tree, best), value, "{what}: best move {best}");
+            assert_eq!(out.ranks.len(), ranks, "{what}");
+            let sent: u64 = out.ranks.iter().map(|r| r.messages).sum();
+            if ranks == 1 {
+                assert_eq!(sent, 0, "{what}: one rank sends nothing");
+            }
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 720);
+}
+
+#[test]
+fn tdsab_solves_connect_four_positions_exactly() {
+    let text = include_str!("data/connect4/Test_L2_R1");
+    for (i, line) in text.lines().take(24).enumerate() {
+        let mut parts = line.split_whitespace();
+        let moves = parts.next().unwrap();
+        let score: i32 = parts.next().unwrap().parse().unwrap();
+        let game = ConnectFour::from_moves(moves).unwrap();
+        let ranks = 1 + i % 4;
+        let algorithm = DRIVERS[i % 3];
+        let opts = TdsabOptions {
+            algorithm,
+            spread: 3,
+            table: TableSize::Megabytes(4),
+            ..Default::default()
+        };
+        let out = LocalWorld::run(ranks, &game, &opts).unwrap();
+        let what = format!("{moves} on {ranks} ranks, {}", algorithm.name());
+        assert_eq!(out.value, score, "{what}");
+        let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
+        let mut list = Vec::new();
+        stockman::Game::moves(&game, &stockman::Game::root(&game), &mut list);
+        let child = game.after(list[best]);
+        let opts = SearchOptions {
+            table: TableSize::Megabytes(4),
+            ..Default::default()
+        };
+        let child_value = -Algorithm::MtdBi.search(&child, &opts).unwrap().value.unwrap();
+        assert_eq!(child_value, score, "{what}: best move {best}");
+        if ranks > 1 {
+            let sent: u64 = out.ranks.iter().map(|r| r.messages).sum();
+            assert!(sent > 0, "{what}: the ranks shared the work");
+        }
+    }
+}
+
+#[test]
+fn tdsab_refuses_what_it_cannot_distribute() {
+    let tree = RandomTree::new(RandomSpec::parse("width=2,depth=2,seed=1").unwrap());
+    let opts = TdsabOptions {
+        algorithm: Algorithm::Sss,
+        ..Default::default()
+    };
+    let e = LocalWorld::run(2, &tree, &opts).unwrap_err();
+    assert!(e.to_string().contains("sss cannot be distributed"), "{e}");
+}
