@@ -3,23 +3,27 @@
 --distributed` against the one-process search, for N = 1..4 (more ranks
 than cores run oversubscribed).
 
-Every distributed value must be the one-process value (or the file's exact
-score), and every best move must hold it: the one-process move, or a move
-whose child, solved by one process, is worth the value (Connect Four, chess)
-or whose listed score is the value (FFO). Prints a Markdown table with what
-each run sent (messages and bytes per position), the ranks' idle time and
-the positions searched against one process; exits 1 on any disagreement.
+Every distributed value must be the one-process value (and the file's exact
+score where it gives one), and every best move must hold it: the
+one-process move, or a move whose child, solved by one process, is worth the
+value (Connect Four, chess) or whose listed score is the value (FFO).
+Positions files go through `--positions` (one mpirun per rank count).
+Prints a Markdown table with what each run sent (messages and bytes), the
+ranks' idle time (summed) and the positions searched against one process;
+exits 1 on any disagreement.
 
     python3 cluster/mpi/check.py [BIN] [--ranks 1,2,3,4] [--quick]
 
 BIN: a stockman built with `--features mpi` (default target/release/stockman).
---quick: 8 Connect Four positions, FFO #40, one chess position, 3 random trees (CI).
+--quick (CI): 24 Connect Four positions, FFO #40, the chess start position,
+three random trees; without it also FFO #41-#44, Kiwipete and five trees.
 """
 
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "crates", "stockman", "tests", "data")
@@ -30,62 +34,79 @@ def run(args, np=None):
     env = dict(os.environ)
     if os.geteuid() == 0:  # OpenMPI refuses root unless told
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if p.returncode not in (0, 1):
         sys.exit(f"FAILED ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
     out = p.stdout.strip()
     if out.startswith("["):
         return json.loads(out)
-    return [json.loads(line) for line in out.splitlines() if line.strip() and '"summary"' not in line]
+    return [r for r in (json.loads(line) for line in out.splitlines() if line.strip()) if "summary" not in r]
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and "," not in a]
     binary = args[0] if args else os.path.join(ROOT, "target", "release", "stockman")
     ranks = [1, 2, 3, 4]
     if "--ranks" in sys.argv:
         ranks = [int(x) for x in sys.argv[sys.argv.index("--ranks") + 1].split(",")]
     quick = "--quick" in sys.argv
-    c4 = open(os.path.join(DATA, "connect4", "Test_L2_R1")).read().splitlines()[: 8 if quick else 24]
+    tmp = tempfile.mkdtemp()
+    c4 = open(os.path.join(DATA, "connect4", "Test_L2_R1")).read().splitlines()[:24]
     ffo = open(os.path.join(DATA, "othello", "fforum-40-59.obf")).read().splitlines()[: 1 if quick else 5]
-    chess = [("startpos", 4), ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3)]
-    if quick:
-        chess = chess[:1]
-    cases = []  # (label, one-process args, child check)
-    for line in c4:
-        moves, score = line.split()
-        cases.append((f"connect4 {moves}", ["--game", "connect4", "--position", moves], ("c4", moves, int(score))))
+    batches = []  # (label of a line, game, file, per line: check)
+    c4_file = os.path.join(tmp, "c4.txt")
+    open(c4_file, "w").write("\n".join(c4) + "\n")
+    batches.append(("connect4", c4_file, {i + 1: ("c4", l.split()[0], int(l.split()[1])) for i, l in enumerate(c4)}))
+    ffo_file = os.path.join(tmp, "ffo.obf")
+    open(ffo_file, "w").write("\n".join(ffo) + "\n")
+    checks = {}
     for i, line in enumerate(ffo):
-        board, rest = line.split(";", 1)
+        rest = line.split(";", 1)[1]
         scores = {kv.split(":")[0].strip().lower(): int(kv.split(":")[1]) for kv in rest.split(";") if ":" in kv}
-        cases.append((f"FFO #{40 + i}", ["--game", "othello", "--position", board.strip()], ("ffo", scores, max(scores.values()))))
-    for fen, depth in chess:
-        cases.append((f"chess {fen[:20]} d{depth}", ["--game", "chess", "--position", fen, "--depth", str(depth)], ("chess", fen, depth)))
+        checks[i + 1] = ("ffo", scores, max(scores.values()))
+    batches.append(("othello", ffo_file, checks))
+    singles = []  # (label, source, check)
+    chess = [("startpos", 4), ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3)]
+    for fen, depth in chess[:1] if quick else chess:
+        singles.append((f"chess {fen[:24]} d{depth}", ["--game", "chess", "--position", fen, "--depth", str(depth)], ("chess", fen, depth)))
     for seed in range(1, 4 if quick else 6):
         spec = f"width=5,depth=7,seed={seed}"  # values 0..1000: ties between root moves are rare
-        cases.append((f"random {spec}", ["--random", spec], ("tree", None, None)))
+        singles.append((f"random {spec}", ["--random", spec], ("tree", None, None)))
 
     bad = 0
     print("| position | ranks | value | best move | holds it | positions (one process) | messages | bytes | idle ms | time ms |")
     print("|---|---:|---:|---|---|---:|---:|---:|---:|---:|")
-    for label, source, check in cases:
+
+    def report(label, n, row, one, check):
+        nonlocal bad
+        d = row["distributed"]
+        value, best = row["value"], row["best_move"]
+        ok_value = value == one["value"] and (check[0] not in ("c4", "ffo") or value == check[2])
+        holds = "same move" if best == one["best_move"] else child_holds(binary, check, best, value)
+        bad += not (ok_value and holds)
+        print(
+            f"| {label} | {n} | {value}{'' if ok_value else ' WRONG (one process: ' + str(one['value']) + ')'} "
+            f"| {best} | {holds or 'NO'} | {row['stats']['nodes']:,} ({one['stats']['nodes']:,}) "
+            f"| {d['messages']:,} | {d['bytes']:,} | {d['idle_us'] / 1000:.1f} | {row['stats']['time_us'] / 1000:.1f} |",
+            flush=True,
+        )
+
+    for game, path, checks in batches:
+        ones = {r["line"]: r for r in run([binary, "solve", "--game", game, "--positions", path, "--algo", "mtdf", "--format", "json"])}
+        for n in ranks:
+            rows = run([binary, "solve", "--game", game, "--positions", path, "--distributed", "--format", "json"], np=n)
+            if len(rows) != len(checks):
+                bad += 1
+                print(f"| {game} | {n} | {len(rows)} rows for {len(checks)} positions | | NO | | | | | |")
+            for row in rows:
+                line = row["line"]
+                check = checks[line]
+                label = f"{game} {check[1]}" if check[0] == "c4" else f"FFO #{39 + line}"
+                report(label, n, row, ones[line], check)
+    for label, source, check in singles:
         one = run([binary, "solve", *source, "--algo", "mtdf", "--format", "json"])[0]
         for n in ranks:
-            row = run([binary, "solve", *source, "--distributed", "--format", "json"], np=n)[0]
-            d = row["distributed"]
-            value, best = row["value"], row["best_move"]
-            ok_value = value == one["value"]
-            if check[0] in ("c4", "ffo") and check[2] is not None:
-                ok_value = ok_value and value == check[2]
-            holds = "same move" if best == one["best_move"] else child_holds(binary, check, best, value)
-            ok = ok_value and holds is not None
-            bad += not ok
-            print(
-                f"| {label} | {n} | {value}{'' if ok_value else ' WRONG (one process: ' + str(one['value']) + ')'} "
-                f"| {best} | {holds if holds else 'NO'} | {row['stats']['nodes']:,} ({one['stats']['nodes']:,}) "
-                f"| {d['messages']:,} | {d['bytes']:,} | {d['idle_us'] / 1000:.1f} | {row['stats']['time_us'] / 1000:.1f} |",
-                flush=True,
-            )
+            report(label, n, run([binary, "solve", *source, "--distributed", "--format", "json"], np=n)[0], one, check)
     print(f"\n{bad} disagreement(s)")
     sys.exit(1 if bad else 0)
 
@@ -99,8 +120,7 @@ def child_holds(binary, check, best, value):
     if kind == "ffo":
         return "listed score" if what.get(str(best).lower()) == value else None
     if kind == "chess":
-        sep = " moves " if "moves" not in what else " "
-        child = run([binary, "solve", "--game", "chess", "--position", what + sep + str(best), "--depth", str(extra - 1), "--algo", "mtdf", "--format", "json"])[0]
+        child = run([binary, "solve", "--game", "chess", "--position", f"{what} moves {best}", "--depth", str(extra - 1), "--algo", "mtdf", "--format", "json"])[0]
         return "child searched" if -child["value"] == value else None
     return None  # trees: the library's tests check children; here the move must be the same
 

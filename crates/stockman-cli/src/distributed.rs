@@ -14,7 +14,7 @@ use serde_json::json;
 use std::process::ExitCode;
 use stockman::drivers::tdsab::{self, Distributed, LocalWorld, TdsabOptions};
 use stockman::games::positions::parse_positions;
-use stockman::run::{on_stack, stack_bytes, with_game, GameTask};
+use stockman::run::{on_stack, stack_bytes, with_game, GameTask, SourceKind};
 use stockman::{Algorithm, Game, Playable, TableSize};
 
 /// The flags of a distributed search.
@@ -112,12 +112,16 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     };
     let table = TableSize::Megabytes(s.tt_mb.unwrap_or(stockman::run::DEFAULT_GAME_TABLE_MB));
     table.check().map_err(|e| anyhow!("--tt-mb: {e}"))?;
+    // The game's best settings for the sequential tests, as `solve` takes them.
+    let kind = args.source.game.map_or(SourceKind::Tree, SourceKind::Game);
+    let enhancements = s.request(kind, false)?.options.enhancements;
     let opts = TdsabOptions {
         algorithm,
         depth: s.depth,
         spread: d.spread.unwrap_or(4),
         table,
         first_guess: s.first_guess,
+        enhancements,
     };
     let format = args.format;
     // JSON: an array of the row, as `solve` prints; a batch, a line per position.

@@ -95,3 +95,67 @@ fn tdsab_refuses_what_it_cannot_distribute() {
     let e = LocalWorld::run(2, &tree, &opts).unwrap_err();
     assert!(e.to_string().contains("sss cannot be distributed"), "{e}");
 }
+
+/// A uniform tree of width 3 and depth 4 whose leaf at `bad` is worth more
+/// than any value may be.
+struct Broken {
+    bad: Vec<u32>,
+}
+
+impl stockman::Game for Broken {
+    type Position = Vec<u32>;
+    type Move = u32;
+    fn root(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    fn role(&self, p: &Vec<u32>) -> stockman::Role {
+        if p.len().is_multiple_of(2) {
+            stockman::Role::Max
+        } else {
+            stockman::Role::Min
+        }
+    }
+    fn moves(&self, p: &Vec<u32>, out: &mut Vec<u32>) {
+        if p.len() < 4 {
+            out.extend(0..3);
+        }
+    }
+    fn play(&self, p: &Vec<u32>, m: u32) -> Vec<u32> {
+        let mut c = p.clone();
+        c.push(m);
+        c
+    }
+    fn evaluate(&self, p: &Vec<u32>) -> i32 {
+        if *p == self.bad {
+            2_000_000_000
+        } else {
+            p.iter().fold(7, |h, &m| (h * 31 + m as i32) % 97)
+        }
+    }
+    fn hash(&self, p: &Vec<u32>) -> Option<u64> {
+        Some(p.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &m| {
+            (h ^ u64::from(m) ^ 0x100).wrapping_mul(0x0100_0000_01b3)
+        }))
+    }
+}
+
+#[test]
+fn a_rank_that_fails_stops_every_rank_with_its_error() {
+    // The first leaf is evaluated by whichever rank is its home, in a frame
+    // (spread 9) or in a test below it (spread 1): every rank stops, none
+    // waits for the failed one, and the error says what went wrong.
+    for spread in [1, 9] {
+        for ranks in 1..=4 {
+            let game = Broken { bad: vec![0, 0, 0, 0] };
+            let opts = TdsabOptions {
+                spread,
+                ..Default::default()
+            };
+            let e = LocalWorld::run(ranks, &game, &opts).unwrap_err();
+            assert!(
+                e.to_string().contains("2000000000"),
+                "{ranks} ranks, spread {spread}: {e}"
+            );
+        }
+    }
+}

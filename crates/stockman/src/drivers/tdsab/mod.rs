@@ -51,7 +51,7 @@ use crate::ordering::Heuristics;
 use crate::search::{SearchError, SearchOptions};
 use crate::table::{AnyTable, Entry, Table, NO_MOVE};
 use crate::value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 mod message;
@@ -109,8 +109,10 @@ struct Rank<'g, G: Game, T: Transport> {
     /// Open frames by (key, draft, gamma): a position sent twice joins.
     open: HashMap<(u64, u32, Value), u64>,
     next_frame: u64,
-    /// Messages to this rank from itself.
+    /// Messages to handle: from itself, and those taken from the transport.
     mine: VecDeque<Msg>,
+    /// The parents (rank, frame) cancelled in this pass.
+    cancelled: HashSet<(u32, u64)>,
     /// The driver's answer for the current pass (rank 0).
     answer: Option<(Value, u32)>,
     report: RankReport,
@@ -140,6 +142,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             open: HashMap::new(),
             next_frame: 0,
             mine: VecDeque::new(),
+            cancelled: HashSet::new(),
             answer: None,
             report: RankReport {
                 rank: me,
@@ -156,7 +159,12 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     fn send(&mut self, to: usize, msg: Msg) -> Result<(), SearchError> {
         if to == self.me {
             self.report.kept += 1;
-            self.mine.push_back(msg);
+            // Answers and cancels first: a cut-off found here stops the
+            // brothers still queued here before they are searched.
+            match msg {
+                Msg::Search { .. } => self.mine.push_back(msg),
+                _ => self.mine.push_front(msg),
+            }
             return Ok(());
         }
         msg.encode(&mut self.buf);
@@ -167,24 +175,9 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
 
     /// Handles one message, waiting up to `wait` for one.
     fn step(&mut self, wait: Duration) -> Result<(), SearchError> {
-        let msg = match self.mine.pop_front() {
-            Some(m) => m,
-            None => {
-                // With nothing of its own to do, the rank waits: idle time.
-                let t = Instant::now();
-                let got = self.net.recv(wait).map_err(transport_error)?;
-                self.report.idle_us += t.elapsed().as_micros() as u64;
-                match got {
-                    None => return Ok(()),
-                    Some((from, bytes)) => Msg::decode(&bytes).ok_or_else(|| {
-                        SearchError::Distributed(format!(
-                            "rank {}: a malformed message of {} bytes from rank {from}",
-                            self.me,
-                            bytes.len()
-                        ))
-                    })?,
-                }
-            }
+        self.drain(wait)?;
+        let Some(msg) = self.mine.pop_front() else {
+            return Ok(());
         };
         if msg.epoch() != self.epoch {
             return Ok(()); // left over from an earlier position
@@ -255,12 +248,56 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         }
     }
 
+    /// Takes in every message the transport holds, waiting up to `wait` for
+    /// one when there is nothing else to do. Answers and cancels go before
+    /// the searches waiting here, and a cancel is noted at once, so that
+    /// the brothers of a child that cut off, still queued, are never
+    /// searched.
+    fn drain(&mut self, wait: Duration) -> Result<(), SearchError> {
+        let mut wait = if self.mine.is_empty() { wait } else { Duration::ZERO };
+        loop {
+            let t = Instant::now();
+            let got = self.net.recv(wait).map_err(transport_error)?;
+            if !wait.is_zero() {
+                // With nothing of its own to do, the rank waits: idle time.
+                self.report.idle_us += t.elapsed().as_micros() as u64;
+            }
+            wait = Duration::ZERO;
+            let Some((from, bytes)) = got else {
+                return Ok(());
+            };
+            let msg = Msg::decode(&bytes).ok_or_else(|| {
+                SearchError::Distributed(format!(
+                    "rank {}: a malformed message of {} bytes from rank {from}",
+                    self.me,
+                    bytes.len()
+                ))
+            })?;
+            match msg {
+                Msg::Search { .. } => self.mine.push_back(msg),
+                Msg::Cancel {
+                    epoch,
+                    pass,
+                    rank,
+                    frame,
+                } => {
+                    if epoch == self.epoch && pass == self.pass {
+                        self.cancelled.insert((rank, frame));
+                    }
+                    self.mine.push_front(msg);
+                }
+                _ => self.mine.push_front(msg),
+            }
+        }
+    }
+
     /// A newer pass makes every frame of the older ones useless.
     fn new_pass(&mut self, pass: u32) {
         if pass > self.pass {
             self.pass = pass;
             self.frames.clear();
             self.open.clear();
+            self.cancelled.clear();
         }
     }
 
@@ -299,6 +336,11 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
 
     /// A test of the position at `path` for its parent.
     fn search(&mut self, gamma: Value, parent: Parent, path: Vec<u32>) -> Result<(), SearchError> {
+        let gone =
+            parent.rank as usize == self.me && parent.frame != DRIVER && !self.frames.contains_key(&parent.frame);
+        if gone || self.cancelled.contains(&(parent.rank, parent.frame)) {
+            return Ok(()); // its parent cut off or was given up meanwhile
+        }
         let pos = self.replay(&path)?;
         let draft = self.draft(path.len());
         let root = path.is_empty();
@@ -310,6 +352,9 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         if self.moves.is_empty() {
             self.report.stats.leaf_evals += 1;
             let v = self.game.evaluate(&pos);
+            if !(VALUE_MIN..=VALUE_MAX).contains(&v) {
+                return Err(SearchError::ValueOutOfRange { value: v });
+            }
             return self.reply(parent, v, NO_MOVE);
         }
         let Some(key) = self.game.hash(&pos) else {
@@ -427,6 +472,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 ..Limits::default()
             },
             table: self.opts.table,
+            enhancements: self.opts.enhancements,
             ..SearchOptions::default()
         };
         let out = alphabeta::search_kept(
@@ -549,6 +595,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         self.pass += 1;
         self.frames.clear();
         self.open.clear();
+        self.cancelled.clear();
         self.answer = None;
         let key = self.game.hash(&self.game.root()).unwrap_or(0);
         let to = home(key, self.ranks);

@@ -2,6 +2,7 @@
 //! answers ([`Distributed`], with a [`RankReport`] per rank).
 
 use crate::algorithms::Algorithm;
+use crate::options::Enhancements;
 use crate::stats::Stats;
 use crate::table::TableSize;
 use crate::value::Value;
@@ -20,6 +21,9 @@ pub struct TdsabOptions {
     pub table: TableSize,
     /// MTD(f)'s first guess.
     pub first_guess: Value,
+    /// The sequential tests' enhancements (a game's best settings:
+    /// enhanced transposition cut-offs on Othello, say).
+    pub enhancements: Enhancements,
 }
 
 impl Default for TdsabOptions {
@@ -30,6 +34,7 @@ impl Default for TdsabOptions {
             spread: 4,
             table: TableSize::Megabytes(16),
             first_guess: 0,
+            enhancements: Enhancements::default(),
         }
     }
 }
