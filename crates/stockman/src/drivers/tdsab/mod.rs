@@ -173,6 +173,22 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         self.net.send(to, &self.buf).map_err(transport_error)
     }
 
+    /// Sends rank `to` the test of the position at `path` against `gamma`,
+    /// for `parent`, in this pass.
+    fn ask(&mut self, to: usize, gamma: Value, parent: Parent, path: Vec<u32>) -> Result<(), SearchError> {
+        let (epoch, pass) = (self.epoch, self.pass);
+        self.send(
+            to,
+            Msg::Search {
+                epoch,
+                pass,
+                gamma,
+                parent,
+                path,
+            },
+        )
+    }
+
     /// Handles one message, waiting up to `wait` for one.
     fn step(&mut self, wait: Duration) -> Result<(), SearchError> {
         self.drain(wait)?;
@@ -440,22 +456,12 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             let mut p = path.clone();
             p.push(i);
             self.frames.get_mut(&id).expect("a frame").out.push((i, to));
-            let (epoch, pass) = (self.epoch, self.pass);
             let parent = Parent {
                 rank: self.me as u32,
                 frame: id,
                 child: i,
             };
-            self.send(
-                to,
-                Msg::Search {
-                    epoch,
-                    pass,
-                    gamma,
-                    parent,
-                    path: p,
-                },
-            )?;
+            self.ask(to, gamma, parent, p)?;
         }
         Ok(())
     }
@@ -599,22 +605,12 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         self.answer = None;
         let key = self.game.hash(&self.game.root()).unwrap_or(0);
         let to = home(key, self.ranks);
-        let (epoch, pass) = (self.epoch, self.pass);
         let parent = Parent {
             rank: 0,
             frame: DRIVER,
             child: 0,
         };
-        self.send(
-            to,
-            Msg::Search {
-                epoch,
-                pass,
-                gamma,
-                parent,
-                path: Vec::new(),
-            },
-        )?;
+        self.ask(to, gamma, parent, Vec::new())?;
         while self.answer.is_none() {
             self.step(Duration::from_millis(50))?;
         }
