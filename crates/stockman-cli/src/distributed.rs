@@ -122,6 +122,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         table,
         first_guess: s.first_guess,
         enhancements,
+        // Games: to the end, with room as `solve` gives (chess's quiescence).
+        max_plies: Some(400),
     };
     let format = args.format;
     // JSON: an array of the row, as `solve` prints; a batch, a line per position.
@@ -143,6 +145,19 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             }
             None => vec![(0, args.position.clone().unwrap_or_default(), None)],
         };
+        // Every position is read before any is searched: a bad line is
+        // refused with its place, not after hours of the lines above it.
+        struct Check;
+        impl GameTask for Check {
+            type Output = ();
+            fn run<G: Playable + Send + Sync + 'static>(self, _: G) {}
+        }
+        for (line, position, _) in &positions {
+            with_game(kind, position, opts.depth.is_some(), Check).map_err(|e| match &args.positions {
+                Some(path) => anyhow!("{}:{line}: {e}", path.display()),
+                None => anyhow!("{e}"),
+            })?;
+        }
         let mut wrong = 0;
         for (epoch, (line, position, expected)) in positions.iter().enumerate() {
             let task = Solve {
@@ -173,10 +188,18 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     }
     let answer = if let Some(path) = &args.source.tree {
         let tree = read_tree(path, s.root)?;
+        let opts = TdsabOptions {
+            max_plies: Some(tree.height()),
+            ..opts
+        };
         let height = u64::from(tree.height());
         on_stack(stack_bytes(height), || world.search(&tree, &opts, 0))?
     } else {
         let tree = random_tree(args.source.random_spec()?, s.root)?;
+        let opts = TdsabOptions {
+            max_plies: Some(tree.spec().depth),
+            ..opts
+        };
         let depth = u64::from(tree.spec().depth);
         on_stack(stack_bytes(depth), || world.search(&tree, &opts, 0))?
     };

@@ -2816,6 +2816,27 @@ fn distributed_search_on_threads_gives_the_one_process_answer() {
         "--iterative",
     ]);
     assert_contains(&r.stderr, &["--iterative does not apply to --distributed"]);
+    // A bad line is refused with its place before any position is searched.
+    let bad = TempFile::new("c4-distributed-bad.txt", "4453\n44x3\n");
+    let r = fails(&[
+        "solve",
+        "--game",
+        "connect4",
+        "--positions",
+        bad.arg(),
+        "--distributed",
+        "--ranks",
+        "2",
+    ]);
+    assert_contains(&r.stderr, &["c4-distributed-bad.txt:2:", "not a digit"]);
+    assert!(r.stdout.is_empty(), "nothing solved before the refusal: {}", r.stdout);
+    // A 20,000-ply chain: the ranks' stacks are sized to the tree.
+    let chain = TempFile::new(
+        "chain-distributed.tree",
+        format!("{}7{}", "[".repeat(20_000), "]".repeat(20_000)),
+    );
+    let rows = solve_json(&["--tree", chain.arg(), "--distributed", "--ranks", "2"]);
+    assert_eq!(rows[0]["value"].as_i64(), Some(7));
     let r = fails(&["solve", "--random", "width=2,depth=2", "--distributed", "--ranks", "0"]);
     assert_contains(&r.stderr, &["--ranks 0: give 1 to 256 ranks"]);
     let r = fails(&["solve", "--random", "width=2,depth=2", "--spread", "2"]);

@@ -74,12 +74,16 @@ fn home(key: u64, ranks: usize) -> usize {
 }
 
 /// A node of the top plies being searched here, waiting for its children.
-struct Frame {
+struct Frame<G: Game> {
     key: u64,
     draft: u32,
     gamma: Value,
     role: Role,
     path: Vec<u32>,
+    /// The position and its moves, kept so that the brothers sent after
+    /// the eldest need no replay of the path.
+    pos: G::Position,
+    moves: Vec<G::Move>,
     /// The children's indices in the order they are tried.
     order: Vec<u32>,
     /// How many of `order` were sent.
@@ -105,7 +109,7 @@ struct Rank<'g, G: Game, T: Transport> {
     pass: u32,
     table: AnyTable,
     heur: Heuristics,
-    frames: HashMap<u64, Frame>,
+    frames: HashMap<u64, Frame<G>>,
     /// Open frames by (key, draft, gamma): a position sent twice joins.
     open: HashMap<(u64, u32, Value), u64>,
     next_frame: u64,
@@ -424,6 +428,8 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 gamma,
                 role,
                 path,
+                pos,
+                moves: self.moves.clone(),
                 order,
                 sent: 0,
                 out: Vec::new(),
@@ -439,18 +445,17 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
 
     /// Sends the next `count` children of frame `id` to their homes.
     fn send_children(&mut self, id: u64, count: usize) -> Result<(), SearchError> {
-        let (path, picks, gamma) = {
+        let (path, children, gamma) = {
             let f = self.frames.get_mut(&id).expect("a frame");
             let end = (f.sent + count).min(f.order.len());
-            let picks = f.order[f.sent..end].to_vec();
+            let children: Vec<(u32, G::Position)> = f.order[f.sent..end]
+                .iter()
+                .map(|&i| (i, self.game.play(&f.pos, f.moves[i as usize])))
+                .collect();
             f.sent = end;
-            (f.path.clone(), picks, f.gamma)
+            (f.path.clone(), children, f.gamma)
         };
-        let pos = self.replay(&path)?;
-        let mut moves = Vec::new();
-        self.game.moves(&pos, &mut moves);
-        for i in picks {
-            let child = self.game.play(&pos, moves[i as usize]);
+        for (i, child) in children {
             let key = self.game.hash(&child).unwrap_or(0);
             let to = home(key, self.ranks);
             let mut p = path.clone();

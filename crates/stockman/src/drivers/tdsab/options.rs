@@ -24,6 +24,9 @@ pub struct TdsabOptions {
     /// The sequential tests' enhancements (a game's best settings:
     /// enhanced transposition cut-offs on Othello, say).
     pub enhancements: Enhancements,
+    /// The deepest the tree goes when `depth` is `None` (a tree's height):
+    /// [`LocalWorld`](super::LocalWorld) sizes its ranks' stacks by it.
+    pub max_plies: Option<u32>,
 }
 
 impl Default for TdsabOptions {
@@ -35,6 +38,7 @@ impl Default for TdsabOptions {
             table: TableSize::Megabytes(16),
             first_guess: 0,
             enhancements: Enhancements::default(),
+            max_plies: None,
         }
     }
 }

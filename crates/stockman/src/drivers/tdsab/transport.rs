@@ -70,7 +70,7 @@ impl LocalWorld {
                 .into_iter()
                 .map(|mut w| {
                     std::thread::Builder::new()
-                        .stack_size((64usize << 20) + opts.depth.unwrap_or(200) as usize * 4096)
+                        .stack_size((64usize << 20) + opts.depth.or(opts.max_plies).unwrap_or(200) as usize * 4096)
                         .spawn_scoped(s, move || search(game, opts, &mut w, 0))
                         .expect("a rank's thread")
                 })
