@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One position on many processes, checked: `mpirun -np N stockman solve
 --distributed` against the one-process search, for N = 1..4 (more ranks
-than cores run oversubscribed).
+than cores run oversubscribed), under both schemes (TDSAB and the root
+split).
 
 Every distributed value must be the one-process value (and the file's exact
 score where it gives one), and every best move must hold it: the
@@ -12,7 +13,7 @@ Prints a Markdown table with what each run sent (messages and bytes), the
 ranks' idle time (summed) and the positions searched against one process;
 exits 1 on any disagreement.
 
-    python3 cluster/mpi/check.py [BIN] [--ranks 1,2,3,4] [--quick]
+    python3 cluster/mpi/check.py [BIN] [--ranks 1,2,3,4] [--schemes tdsab,root-split] [--quick]
 
 BIN: a stockman built with `--features mpi` (default target/release/stockman).
 --quick (CI): 24 Connect Four positions, FFO #40, the chess start position,
@@ -44,11 +45,15 @@ def run(args, np=None):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and "," not in a]
+    flags_with_values = ("--ranks", "--schemes")
+    args = [a for i, a in enumerate(sys.argv[1:]) if not a.startswith("--") and sys.argv[i] not in flags_with_values]
     binary = args[0] if args else os.path.join(ROOT, "target", "release", "stockman")
     ranks = [1, 2, 3, 4]
     if "--ranks" in sys.argv:
         ranks = [int(x) for x in sys.argv[sys.argv.index("--ranks") + 1].split(",")]
+    schemes = ["tdsab", "root-split"]
+    if "--schemes" in sys.argv:
+        schemes = sys.argv[sys.argv.index("--schemes") + 1].split(",")
     quick = "--quick" in sys.argv
     tmp = tempfile.mkdtemp()
     c4 = open(os.path.join(DATA, "connect4", "Test_L2_R1")).read().splitlines()[:24]
@@ -74,8 +79,8 @@ def main():
         singles.append((f"random {spec}", ["--random", spec], ("tree", None, None)))
 
     bad = 0
-    print("| position | ranks | value | best move | holds it | positions (one process) | messages | bytes | idle ms | time ms |")
-    print("|---|---:|---:|---|---|---:|---:|---:|---:|---:|")
+    print("| position | scheme | ranks | value | best move | holds it | positions (one process) | messages | bytes | idle ms | time ms |")
+    print("|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|")
 
     def report(label, n, row, one, check):
         nonlocal bad
@@ -85,7 +90,7 @@ def main():
         holds = "same move" if best == one["best_move"] else child_holds(binary, check, best, value)
         bad += not (ok_value and holds)
         print(
-            f"| {label} | {n} | {value}{'' if ok_value else ' WRONG (one process: ' + str(one['value']) + ')'} "
+            f"| {label} | {d['scheme']} | {n} | {value}{'' if ok_value else ' WRONG (one process: ' + str(one['value']) + ')'} "
             f"| {best} | {holds or 'NO'} | {row['stats']['nodes']:,} ({one['stats']['nodes']:,}) "
             f"| {d['messages']:,} | {d['bytes']:,} | {d['idle_us'] / 1000:.1f} | {row['stats']['time_us'] / 1000:.1f} |",
             flush=True,
@@ -93,11 +98,11 @@ def main():
 
     for game, path, checks in batches:
         ones = {r["line"]: r for r in run([binary, "solve", "--game", game, "--positions", path, "--algo", "mtdf", "--format", "json"])}
-        for n in ranks:
-            rows = run([binary, "solve", "--game", game, "--positions", path, "--distributed", "--format", "json"], np=n)
+        for n, scheme in ((n, x) for x in schemes for n in ranks):
+            rows = run([binary, "solve", "--game", game, "--positions", path, "--distributed", "--scheme", scheme, "--format", "json"], np=n)
             if len(rows) != len(checks):
                 bad += 1
-                print(f"| {game} | {n} | {len(rows)} rows for {len(checks)} positions | | NO | | | | | |")
+                print(f"| {game} | {scheme} | {n} | {len(rows)} rows for {len(checks)} positions | | NO | | | | | |")
             for row in rows:
                 line = row["line"]
                 check = checks[line]
@@ -105,8 +110,9 @@ def main():
                 report(label, n, row, ones[line], check)
     for label, source, check in singles:
         one = run([binary, "solve", *source, "--algo", "mtdf", "--format", "json"])[0]
-        for n in ranks:
-            report(label, n, run([binary, "solve", *source, "--distributed", "--format", "json"], np=n)[0], one, check)
+        for n, scheme in ((n, x) for x in schemes for n in ranks):
+            row = run([binary, "solve", *source, "--distributed", "--scheme", scheme, "--format", "json"], np=n)[0]
+            report(label, n, row, one, check)
     print(f"\n{bad} disagreement(s)")
     sys.exit(1 if bad else 0)
 

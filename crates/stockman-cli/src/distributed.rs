@@ -12,7 +12,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
-use stockman::drivers::tdsab::{self, Distributed, LocalWorld, TdsabOptions};
+use stockman::drivers::tdsab::{self, Distributed, LocalWorld, Scheme, TdsabOptions};
 use stockman::games::positions::parse_positions;
 use stockman::run::{on_stack, stack_bytes, with_game, GameTask, SourceKind};
 use stockman::{Algorithm, Game, Playable, TableSize};
@@ -33,6 +33,11 @@ pub struct DistributedArgs {
     /// a position below is searched by its home rank alone.
     #[arg(long, value_name = "PLIES", requires = "distributed")]
     pub spread: Option<u32>,
+    /// With --distributed: how the ranks share a position: tdsab (the default) or root-split (the
+    /// eldest root move solved first, the other root moves tested by free ranks against the best
+    /// value so far, each rank with its own table: the simplest scheme, to measure TDSAB against).
+    #[arg(long, value_name = "SCHEME", requires = "distributed")]
+    pub scheme: Option<Scheme>,
 }
 
 /// The ranks a search runs on.
@@ -105,6 +110,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             );
         }
     }
+    let scheme = d.scheme.unwrap_or_default();
+    if scheme == Scheme::RootSplit && d.spread.is_some() {
+        bail!("--spread applies to --scheme tdsab (root-split spreads the root's moves only)");
+    }
     let mut world = match d.ranks {
         Some(n) if !(1..=MAX_RANKS).contains(&n) => bail!("--ranks {n}: give 1 to {MAX_RANKS} ranks"),
         Some(n) => World::Threads(n),
@@ -116,6 +125,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let kind = args.source.game.map_or(SourceKind::Tree, SourceKind::Game);
     let enhancements = s.request(kind, false)?.options.enhancements;
     let opts = TdsabOptions {
+        scheme,
         algorithm,
         depth: s.depth,
         spread: d.spread.unwrap_or(4),
@@ -265,8 +275,9 @@ fn row(
         "best_move": best,
         "stats": stats,
         "distributed": {
+            "scheme": opts.scheme.name(),
             "ranks": d.ranks.len(),
-            "spread": opts.spread,
+            "spread": (opts.scheme == Scheme::Tdsab).then_some(opts.spread),
             "messages": sum(|r| r.messages),
             "bytes": sum(|r| r.bytes),
             "idle_us": sum(|r| r.idle_us),
@@ -294,8 +305,9 @@ impl Printer {
             Format::Text => {
                 let dist = &row["distributed"];
                 println!(
-                    "{prefix}{}: value {}, best move {}, {} passes, {} positions on {} ranks, {} messages ({} bytes)",
+                    "{prefix}{} ({}): value {}, best move {}, {} passes, {} positions on {} ranks, {} messages ({} bytes)",
                     row["algorithm"].as_str().unwrap_or(""),
+                    dist["scheme"].as_str().unwrap_or(""),
                     row["value"],
                     row["best_move"],
                     row["stats"]["passes"],

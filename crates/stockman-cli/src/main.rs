@@ -14,6 +14,7 @@ mod play;
 mod report;
 mod runner;
 mod sample;
+mod sim_distributed;
 mod simulate;
 mod solve;
 mod trace;

@@ -4,6 +4,7 @@
 
 use crate::input::{random_tree, read_tree};
 use crate::runner::parse_role;
+use crate::sim_distributed::SimDistributedArgs;
 use crate::{Format, Source};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -28,9 +29,10 @@ pub struct SimulateArgs {
     pub depth: Option<u32>,
     /// Parallel algorithms: `sss` and `dual` (parallel SSS*/Dual*, P best
     /// states off OPEN each round), `alphabeta`, `mtdf`, `mt-sss`, `mt-dual`
-    /// (ABDADA), or `all`.
-    #[arg(long, value_name = "LIST", default_value = "sss,alphabeta")]
-    pub algo: String,
+    /// (ABDADA), or `all` (default `sss,alphabeta`); with --distributed, the driver: `mtdf` (the
+    /// default), `mtd-bi` or `mt-sss`.
+    #[arg(long, value_name = "LIST")]
+    pub algo: Option<String>,
     /// Processor counts: `1,2,4`, `1..64` (every count) or `powers` (1, 2, 4, ..., 64).
     #[arg(long, value_name = "LIST", default_value = "powers")]
     pub processors: String,
@@ -40,6 +42,8 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub distributed: SimDistributedArgs,
 }
 
 /// One row: an algorithm at one processor count.
@@ -181,7 +185,11 @@ impl GameTask for OnGame<'_> {
 }
 
 pub fn run(args: SimulateArgs) -> Result<ExitCode> {
-    let algos = algorithms(&args.algo)?;
+    if args.distributed.distributed {
+        crate::sim_distributed::run(&args)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let algos = algorithms(args.algo.as_deref().unwrap_or("sss,alphabeta"))?;
     let counts = processor_counts(&args.processors)?;
     let rows = if let Some(kind) = args.source.game {
         // A simulation keeps every node it visits: only tic-tac-toe is

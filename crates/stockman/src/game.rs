@@ -310,6 +310,39 @@ impl<G: Game> Game for CostlyEval<G> {
     }
 }
 
+std::thread_local! {
+    /// The work [`Metered`] counted on this thread.
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Wraps a game so that its positions expanded and leaves evaluated are
+/// counted on the thread that does them ([`metered_work`]): how the
+/// simulated ranks of [`crate::simulate::distributed`] charge each rank
+/// for the work its real code did, whichever search did it.
+pub(crate) struct Metered<'g, G> {
+    pub(crate) game: &'g G,
+}
+
+/// The positions expanded plus leaves evaluated through [`Metered`] on
+/// this thread so far.
+pub(crate) fn metered_work() -> u64 {
+    WORK.with(|w| w.get())
+}
+
+impl<G: Game> Game for Metered<'_, G> {
+    forward_to_game!();
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        WORK.with(|w| w.set(w.get() + 1));
+        self.game.moves(pos, out)
+    }
+    #[inline]
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        WORK.with(|w| w.set(w.get() + 1));
+        self.game.evaluate(pos)
+    }
+}
+
 /// A game narrowed to its first `width` moves, in the game's own order, at
 /// every position with at least `min_left` moves left
 /// ([`Game::moves_left_hint`]; a game without the hint is narrowed

@@ -1,19 +1,19 @@
-//! One position searched by several ranks (TDSAB, `drivers::tdsab`), the
-//! ranks as threads of this process ([`LocalWorld`]): on any number of
-//! ranks and any spread, the one-process value, and a best move whose
-//! child holds it. (The MPI transport runs the same code; `.ci/run` checks
-//! it with `mpirun`.)
+//! One position searched by several ranks (TDSAB and the root split of
+//! `drivers::tdsab`), the ranks as threads of this process ([`LocalWorld`]):
+//! on any number of ranks and any spread, the one-process value, and a best
+//! move whose child holds it. (The MPI transport runs the same code;
+//! `.ci/run` checks it with `mpirun`.)
 
 use super::{child_value, value_of};
-use stockman::drivers::tdsab::{LocalWorld, TdsabOptions};
+use stockman::drivers::tdsab::{LocalWorld, Scheme, TdsabOptions};
 use stockman::{Algorithm, ConnectFour, Playable, RandomSpec, RandomTree, SearchOptions, TableSize};
 
 const DRIVERS: [Algorithm; 3] = [Algorithm::Mtdf, Algorithm::MtdBi, Algorithm::MtSss];
 
 #[test]
-fn tdsab_finds_the_value_and_a_best_move_on_random_trees() {
+fn both_schemes_find_the_value_and_a_best_move_on_random_trees() {
     let mut runs = 0;
-    for seed in 0..240u64 {
+    for (seed, scheme) in (0..240u64).flat_map(|s| Scheme::ALL.map(|x| (s, x))) {
         let (w, d) = (2 + seed % 4, 2 + seed % 5);
         let spec = format!("width={w},depth={d},seed={seed},range=0..12");
         let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
@@ -28,13 +28,17 @@ fn tdsab_finds_the_value_and_a_best_move_on_random_trees() {
                 TableSize::Unbounded
             };
             let opts = TdsabOptions {
+                scheme,
                 algorithm,
                 spread,
                 table,
                 ..Default::default()
             };
             let out = LocalWorld::run(ranks, &tree, &opts).unwrap();
-            let what = format!("{spec} on {ranks} ranks, spread {spread}, {}", algorithm.name());
+            let what = format!(
+                "{spec}, {scheme} on {ranks} ranks, spread {spread}, {}",
+                algorithm.name()
+            );
             assert_eq!(out.value, value, "{what}");
             let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
             assert_eq!(child_value(&tree, best), value, "{what}: best move {best}");
@@ -46,13 +50,14 @@ fn tdsab_finds_the_value_and_a_best_move_on_random_trees() {
             runs += 1;
         }
     }
-    assert_eq!(runs, 720);
+    assert_eq!(runs, 1440);
 }
 
 #[test]
-fn tdsab_solves_connect_four_positions_exactly() {
+fn both_schemes_solve_connect_four_positions_exactly() {
     let text = include_str!("data/connect4/Test_L2_R1");
-    for (i, line) in text.lines().take(24).enumerate() {
+    let lines = text.lines().take(24).enumerate();
+    for ((i, line), scheme) in lines.flat_map(|l| Scheme::ALL.map(|x| (l, x))) {
         let mut parts = line.split_whitespace();
         let moves = parts.next().unwrap();
         let score: i32 = parts.next().unwrap().parse().unwrap();
@@ -60,13 +65,14 @@ fn tdsab_solves_connect_four_positions_exactly() {
         let ranks = 1 + i % 4;
         let algorithm = DRIVERS[i % 3];
         let opts = TdsabOptions {
+            scheme,
             algorithm,
             spread: 3,
             table: TableSize::Megabytes(4),
             ..Default::default()
         };
         let out = LocalWorld::run(ranks, &game, &opts).unwrap();
-        let what = format!("{moves} on {ranks} ranks, {}", algorithm.name());
+        let what = format!("{moves}, {scheme} on {ranks} ranks, {}", algorithm.name());
         assert_eq!(out.value, score, "{what}");
         let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
         let mut list = Vec::new();
@@ -78,9 +84,11 @@ fn tdsab_solves_connect_four_positions_exactly() {
         };
         let child_value = -Algorithm::MtdBi.search(&child, &opts).unwrap().value.unwrap();
         assert_eq!(child_value, score, "{what}: best move {best}");
+        let sent: u64 = out.ranks.iter().map(|r| r.messages).sum();
         if ranks > 1 {
-            let sent: u64 = out.ranks.iter().map(|r| r.messages).sum();
             assert!(sent > 0, "{what}: the ranks shared the work");
+        } else {
+            assert_eq!(sent, 0, "{what}: one rank sends nothing");
         }
     }
 }
@@ -88,12 +96,18 @@ fn tdsab_solves_connect_four_positions_exactly() {
 #[test]
 fn tdsab_refuses_what_it_cannot_distribute() {
     let tree = RandomTree::new(RandomSpec::parse("width=2,depth=2,seed=1").unwrap());
-    let opts = TdsabOptions {
-        algorithm: Algorithm::Sss,
-        ..Default::default()
-    };
-    let e = LocalWorld::run(2, &tree, &opts).unwrap_err();
-    assert!(e.to_string().contains("sss cannot be distributed"), "{e}");
+    for scheme in Scheme::ALL {
+        let opts = TdsabOptions {
+            scheme,
+            algorithm: Algorithm::Sss,
+            ..Default::default()
+        };
+        let e = LocalWorld::run(2, &tree, &opts).unwrap_err();
+        assert!(e.to_string().contains("sss cannot be distributed"), "{e}");
+    }
+    assert_eq!("root-split".parse::<Scheme>(), Ok(Scheme::RootSplit));
+    let e = "split".parse::<Scheme>().unwrap_err();
+    assert!(e.contains("unknown scheme 'split' (known: tdsab, root-split)"), "{e}");
 }
 
 /// A uniform tree of width 3 and depth 4 whose leaf at `bad` is worth more
@@ -141,21 +155,103 @@ impl stockman::Game for Broken {
 
 #[test]
 fn a_rank_that_fails_stops_every_rank_with_its_error() {
-    // The first leaf is evaluated by whichever rank is its home, in a frame
-    // (spread 9) or in a test below it (spread 1): every rank stops, none
-    // waits for the failed one, and the error says what went wrong.
-    for spread in [1, 9] {
+    // TDSAB: the first leaf is evaluated by whichever rank is its home, in
+    // a frame (spread 9) or in a test below it (spread 1). Root split: the
+    // eldest move's first leaf on rank 0, while the others wait, or the
+    // third move's, tested by another rank. Every rank stops, none waits
+    // for the failed one, and the error says what went wrong.
+    let cases = [
+        (Scheme::Tdsab, 1, vec![0, 0, 0, 0]),
+        (Scheme::Tdsab, 9, vec![0, 0, 0, 0]),
+        (Scheme::RootSplit, 0, vec![0, 0, 0, 0]),
+        (Scheme::RootSplit, 0, vec![2, 0, 0, 0]),
+    ];
+    for (scheme, spread, bad) in cases {
         for ranks in 1..=4 {
-            let game = Broken { bad: vec![0, 0, 0, 0] };
+            let game = Broken { bad: bad.clone() };
             let opts = TdsabOptions {
+                scheme,
                 spread,
                 ..Default::default()
             };
             let e = LocalWorld::run(ranks, &game, &opts).unwrap_err();
             assert!(
                 e.to_string().contains("2000000000"),
-                "{ranks} ranks, spread {spread}: {e}"
+                "{scheme} on {ranks} ranks, spread {spread}, bad leaf {bad:?}: {e}"
             );
+        }
+    }
+}
+
+#[test]
+fn simulated_ranks_find_the_value_and_repeat_to_the_nanosecond() {
+    use stockman::simulate::distributed::{simulate, NetCost};
+    let cost = NetCost {
+        node_ns: 1_000,
+        latency_ns: 20_000,
+        overhead_ns: 2_000,
+    };
+    let mut runs = 0;
+    for seed in 0..40u64 {
+        let spec = format!("width={},depth={},seed={seed},range=0..12", 2 + seed % 4, 3 + seed % 4);
+        let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+        let value = value_of(&tree);
+        for scheme in Scheme::ALL {
+            let ranks = [1, 2, 3, 5, 16][seed as usize % 5];
+            let opts = TdsabOptions {
+                scheme,
+                algorithm: DRIVERS[seed as usize % 3],
+                spread: 2,
+                table: TableSize::Megabytes(1),
+                ..Default::default()
+            };
+            let what = format!("{spec}, {scheme} on {ranks} simulated ranks");
+            let out = simulate(ranks, &tree, &opts, cost).unwrap();
+            assert_eq!(out.value, value, "{what}");
+            let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
+            assert_eq!(child_value(&tree, best), value, "{what}: best move {best}");
+            assert_eq!(
+                out,
+                simulate(ranks, &tree, &opts, cost).unwrap(),
+                "{what}: a second run"
+            );
+            assert_eq!(out.ranks.len(), ranks, "{what}");
+            for r in &out.ranks {
+                // A rank's time is its work, its messages' overheads and its waits.
+                assert!(r.idle_ns + r.work * cost.node_ns <= r.end_ns, "{what}: rank {}", r.rank);
+                assert!(r.end_ns <= out.makespan_ns, "{what}");
+            }
+            if ranks == 1 {
+                assert_eq!(out.messages(), 0, "{what}");
+                assert_eq!(
+                    out.makespan_ns,
+                    out.work() * cost.node_ns,
+                    "{what}: one rank is its work"
+                );
+            }
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 80);
+}
+
+#[test]
+fn a_simulated_rank_that_fails_stops_every_rank() {
+    use stockman::simulate::distributed::{simulate, NetCost};
+    let cost = NetCost {
+        node_ns: 1,
+        latency_ns: 10,
+        overhead_ns: 1,
+    };
+    for scheme in Scheme::ALL {
+        for ranks in [1, 3] {
+            let opts = TdsabOptions {
+                scheme,
+                spread: 1,
+                ..Default::default()
+            };
+            let e = simulate(ranks, &Broken { bad: vec![2, 0, 0, 0] }, &opts, cost).unwrap_err();
+            assert!(e.to_string().contains("2000000000"), "{scheme} on {ranks}: {e}");
         }
     }
 }

@@ -16,7 +16,11 @@
 //! search overhead is work at P over work at P = 1), the leaves evaluated,
 //! and the processor-rounds spent idle (no work to take, or work that had
 //! to wait).
+//!
+//! [`distributed`] is of another kind: the distributed searches' own code
+//! on simulated ranks, with a network's latency, in virtual nanoseconds.
 
 pub mod abdada;
+pub mod distributed;
 pub use crate::drivers::rounds::sss;
 pub use crate::drivers::rounds::{SimError, SimOptions, SimReport, MAX_PROCESSORS};

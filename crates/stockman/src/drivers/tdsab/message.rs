@@ -49,6 +49,20 @@ pub(super) enum Msg {
     Report { epoch: u32, report: RankReport },
     /// A rank failed (its error): every rank stops with it.
     Abort { epoch: u32, reason: String },
+    /// Root split: is root move `child` better than the bar `gamma` (at
+    /// least `gamma` under a MAX root, below it under a MIN root)? If so,
+    /// its exact value.
+    Test { epoch: u32, child: u32, gamma: Value },
+    /// Root split: root move `child` is worth exactly `g` (`exact`), or
+    /// `g` bounds it on the side of no better.
+    Tested {
+        epoch: u32,
+        child: u32,
+        g: Value,
+        exact: bool,
+    },
+    /// Root split: the bar rose (MAX) or fell (MIN) to `gamma`.
+    Bar { epoch: u32, gamma: Value },
 }
 
 impl Msg {
@@ -59,7 +73,10 @@ impl Msg {
             | Msg::Cancel { epoch, .. }
             | Msg::Done { epoch }
             | Msg::Report { epoch, .. }
-            | Msg::Abort { epoch, .. } => *epoch,
+            | Msg::Abort { epoch, .. }
+            | Msg::Test { epoch, .. }
+            | Msg::Tested { epoch, .. }
+            | Msg::Bar { epoch, .. } => *epoch,
         }
     }
 
@@ -129,6 +146,7 @@ impl Msg {
                         s.tt_hits,
                         s.tt_stores,
                         s.time_us,
+                        s.passes,
                     ],
                 );
             }
@@ -136,6 +154,18 @@ impl Msg {
                 out.push(5);
                 u32s(out, &[*epoch, reason.len() as u32]);
                 out.extend_from_slice(reason.as_bytes());
+            }
+            Msg::Test { epoch, child, gamma } => {
+                out.push(6);
+                u32s(out, &[*epoch, *child, *gamma as u32]);
+            }
+            Msg::Tested { epoch, child, g, exact } => {
+                out.push(7);
+                u32s(out, &[*epoch, *child, *g as u32, u32::from(*exact)]);
+            }
+            Msg::Bar { epoch, gamma } => {
+                out.push(8);
+                u32s(out, &[*epoch, *gamma as u32]);
             }
         }
     }
@@ -179,7 +209,7 @@ impl Msg {
             3 => Msg::Done { epoch: r.u32()? },
             4 => {
                 let epoch = r.u32()?;
-                let mut x = [0u64; 15];
+                let mut x = [0u64; 16];
                 for v in &mut x {
                     *v = r.u64()?;
                 }
@@ -192,6 +222,7 @@ impl Msg {
                     tt_hits: x[12],
                     tt_stores: x[13],
                     time_us: x[14],
+                    passes: x[15],
                     ..Stats::default()
                 };
                 let report = RankReport {
@@ -215,6 +246,24 @@ impl Msg {
                     reason: String::from_utf8_lossy(text).into_owned(),
                 }
             }
+            6 => Msg::Test {
+                epoch: r.u32()?,
+                child: r.u32()?,
+                gamma: r.u32()? as Value,
+            },
+            7 => {
+                let (epoch, child, g) = (r.u32()?, r.u32()?, r.u32()? as Value);
+                let exact = match r.u32()? {
+                    0 => false,
+                    1 => true,
+                    _ => return None,
+                };
+                Msg::Tested { epoch, child, g, exact }
+            }
+            8 => Msg::Bar {
+                epoch: r.u32()?,
+                gamma: r.u32()? as Value,
+            },
             _ => return None,
         };
         (r.at == bytes.len()).then_some(msg)
@@ -284,9 +333,32 @@ mod tests {
                     messages: 5,
                     bytes: 80,
                     idle_us: 7,
+                    stats: Stats {
+                        passes: 11,
+                        nodes: 12,
+                        ..Stats::default()
+                    },
                     ..Default::default()
                 },
             },
+            Msg::Test {
+                epoch: 1,
+                child: 6,
+                gamma: -3,
+            },
+            Msg::Tested {
+                epoch: 1,
+                child: 6,
+                g: 12,
+                exact: true,
+            },
+            Msg::Tested {
+                epoch: 1,
+                child: 2,
+                g: -64,
+                exact: false,
+            },
+            Msg::Bar { epoch: 2, gamma: -1 },
         ];
         let mut buf = Vec::new();
         for m in msgs {
@@ -298,6 +370,17 @@ mod tests {
             assert_eq!(Msg::decode(&longer), None);
         }
         assert_eq!(Msg::decode(&[]), None);
-        assert_eq!(Msg::decode(&[7, 0, 0, 0, 0]), None);
+        assert_eq!(Msg::decode(&[9, 0, 0, 0, 0]), None);
+        // A flag other than 0 or 1 is refused.
+        let mut buf = Vec::new();
+        Msg::Tested {
+            epoch: 0,
+            child: 0,
+            g: 0,
+            exact: true,
+        }
+        .encode(&mut buf);
+        buf[13] = 2;
+        assert_eq!(Msg::decode(&buf), None);
     }
 }

@@ -17,6 +17,11 @@
 //! reached twice in one pass is searched once (the second parent waits on
 //! the first one's frame).
 //!
+//! [`TdsabOptions::scheme`] = [`Scheme::RootSplit`] runs the simplest
+//! scheme instead ([`root_split`]: root moves handed out to ranks with
+//! tables of their own), over the same transport, so that what TDSAB's
+//! machinery buys is measured.
+//!
 //! A message names a position by its path of move indices from the root,
 //! so that any [`Game`] can be sent; the home replays it. The transport is
 //! a [`Transport`]: MPI in the command line's `mpi` build, or threads of
@@ -56,11 +61,12 @@ use std::time::{Duration, Instant};
 
 mod message;
 mod options;
+pub mod root_split;
 mod rooted;
 mod transport;
 
 use message::{Msg, Parent, DRIVER};
-pub use options::{Distributed, RankReport, TdsabOptions};
+pub use options::{Distributed, RankReport, Scheme, TdsabOptions};
 use rooted::Rooted;
 pub use transport::{LocalWorld, Transport, TransportError};
 
@@ -130,6 +136,61 @@ fn transport_error(e: TransportError) -> SearchError {
     SearchError::Distributed(e.0)
 }
 
+/// Sends `msg` to rank `to` (not this one), counted in `report`.
+fn post<T: Transport>(
+    net: &mut T,
+    buf: &mut Vec<u8>,
+    report: &mut RankReport,
+    to: usize,
+    msg: &Msg,
+) -> Result<(), SearchError> {
+    msg.encode(buf);
+    report.messages += 1;
+    report.bytes += buf.len() as u64;
+    net.send(to, buf).map_err(transport_error)
+}
+
+/// The next message from another rank, and the rank, waiting up to `wait` for one (the
+/// wait counted as idle time in `report`); a message that does not decode
+/// is an error that names its sender.
+fn take<T: Transport>(
+    net: &mut T,
+    report: &mut RankReport,
+    wait: Duration,
+) -> Result<Option<(usize, Msg)>, SearchError> {
+    let t = Instant::now();
+    let got = net.recv(wait).map_err(transport_error)?;
+    if !wait.is_zero() {
+        // With nothing of its own to do, the rank waits: idle time.
+        report.idle_us += t.elapsed().as_micros() as u64;
+    }
+    let Some((from, bytes)) = got else {
+        return Ok(None);
+    };
+    Msg::decode(&bytes).map(|m| Some((from, m))).ok_or_else(|| {
+        SearchError::Distributed(format!(
+            "rank {}: a malformed message of {} bytes from rank {from}",
+            net.rank(),
+            bytes.len()
+        ))
+    })
+}
+
+/// Tells every other rank that this one failed with `e` (as far as the
+/// transport still can), so that none waits for it.
+fn abort_all<T: Transport>(net: &mut T, epoch: u32, e: &SearchError) {
+    let reason = match e {
+        SearchError::Distributed(r) => r.clone(),
+        e => format!("rank {}: {e}", net.rank()),
+    };
+    let mut buf = Vec::new();
+    Msg::Abort { epoch, reason }.encode(&mut buf);
+    let me = net.rank();
+    for to in (0..net.ranks()).filter(|&r| r != me) {
+        let _ = net.send(to, &buf);
+    }
+}
+
 impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     fn new(game: &'g G, opts: &'g TdsabOptions, net: &'g mut T, epoch: u32) -> Result<Self, SearchError> {
         let (me, ranks) = (net.rank(), net.ranks());
@@ -171,10 +232,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             }
             return Ok(());
         }
-        msg.encode(&mut self.buf);
-        self.report.messages += 1;
-        self.report.bytes += self.buf.len() as u64;
-        self.net.send(to, &self.buf).map_err(transport_error)
+        post(self.net, &mut self.buf, &mut self.report, to, &msg)
     }
 
     /// Sends rank `to` the test of the position at `path` against `gamma`,
@@ -248,25 +306,15 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 Ok(())
             }
             Msg::Abort { reason, .. } => Err(SearchError::Distributed(reason)),
+            Msg::Test { .. } | Msg::Tested { .. } | Msg::Bar { .. } => Err(SearchError::Distributed(format!(
+                "rank {}: a root-split message in a TDSAB search (the ranks disagree on --scheme)",
+                self.me
+            ))),
         }
     }
 
     /// Tells every other rank that this one failed with `e` (as far as the
     /// transport still can), so that none waits for it.
-    fn abort(&mut self, e: &SearchError) {
-        let reason = match e {
-            SearchError::Distributed(r) => r.clone(),
-            e => format!("rank {}: {e}", self.me),
-        };
-        let msg = Msg::Abort {
-            epoch: self.epoch,
-            reason,
-        };
-        msg.encode(&mut self.buf);
-        for to in (0..self.ranks).filter(|&r| r != self.me) {
-            let _ = self.net.send(to, &self.buf);
-        }
-    }
 
     /// Takes in every message the transport holds, waiting up to `wait` for
     /// one when there is nothing else to do. Answers and cancels go before
@@ -276,23 +324,11 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     fn drain(&mut self, wait: Duration) -> Result<(), SearchError> {
         let mut wait = if self.mine.is_empty() { wait } else { Duration::ZERO };
         loop {
-            let t = Instant::now();
-            let got = self.net.recv(wait).map_err(transport_error)?;
-            if !wait.is_zero() {
-                // With nothing of its own to do, the rank waits: idle time.
-                self.report.idle_us += t.elapsed().as_micros() as u64;
-            }
+            let got = take(self.net, &mut self.report, wait)?;
             wait = Duration::ZERO;
-            let Some((from, bytes)) = got else {
+            let Some((_, msg)) = got else {
                 return Ok(());
             };
-            let msg = Msg::decode(&bytes).ok_or_else(|| {
-                SearchError::Distributed(format!(
-                    "rank {}: a malformed message of {} bytes from rank {from}",
-                    self.me,
-                    bytes.len()
-                ))
-            })?;
             match msg {
                 Msg::Search { .. } => self.mine.push_back(msg),
                 Msg::Cancel {
@@ -649,13 +685,18 @@ pub fn search<G: Game, T: Transport>(
             algorithm: opts.algorithm.name(),
         });
     }
-    let mut rank = Rank::new(game, opts, net, epoch)?;
-    // The clock starts once the table is made (its allocation is not search).
-    let start = Instant::now();
-    let out = serve_or_drive(game, opts, &mut rank, start);
+    let out = match opts.scheme {
+        Scheme::Tdsab => Rank::new(game, opts, net, epoch).and_then(|mut rank| {
+            // The clock starts once the table is made (its allocation is not search).
+            let start = Instant::now();
+            serve_or_drive(game, opts, &mut rank, start)
+        }),
+        Scheme::RootSplit => root_split::search(game, opts, net, epoch),
+    };
     if let Err(e) = &out {
-        // An error that came as another rank's Abort is already known to all.
-        rank.abort(e);
+        // An error that came as another rank's Abort is already known to
+        // all; the others are told, so that no rank waits for this one.
+        abort_all(net, epoch, e);
     }
     out
 }

@@ -7,15 +7,60 @@ use crate::stats::Stats;
 use crate::table::TableSize;
 use crate::value::Value;
 
+/// How the ranks share one position's search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// Transposition-driven scheduling: every position of the top plies
+    /// goes to its home rank, which keeps its slice of one table.
+    #[default]
+    Tdsab,
+    /// The simplest scheme, kept to be measured against: the eldest root
+    /// move is solved first, then the other root moves are handed out one
+    /// by one to ranks that test them against the best value so far, each
+    /// rank with its own table ([`root_split`](super::root_split)).
+    RootSplit,
+}
+
+impl Scheme {
+    /// Every scheme, in the order the command line lists them.
+    pub const ALL: [Scheme; 2] = [Scheme::Tdsab, Scheme::RootSplit];
+
+    /// Its name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Tdsab => "tdsab",
+            Scheme::RootSplit => "root-split",
+        }
+    }
+}
+
+impl std::fmt::Display for Scheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Scheme {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Scheme::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Scheme::ALL.iter().map(|x| x.name()).collect();
+            format!("unknown scheme '{s}' (known: {})", names.join(", "))
+        })
+    }
+}
+
 /// Which MT driver runs the passes, and how the work is spread.
 #[derive(Clone, Debug)]
 pub struct TdsabOptions {
+    /// How the ranks share the work.
+    pub scheme: Scheme,
     /// [`Algorithm::Mtdf`], [`Algorithm::MtdBi`] or [`Algorithm::MtSss`].
     pub algorithm: Algorithm,
     /// The search's depth in plies; `None` searches to the end.
     pub depth: Option<u32>,
-    /// The plies from the root whose nodes are spread over the ranks; a
-    /// node at this ply is searched whole at its home.
+    /// TDSAB: the plies from the root whose nodes are spread over the
+    /// ranks; a node at this ply is searched whole at its home.
     pub spread: u32,
     /// Each rank's table.
     pub table: TableSize,
@@ -32,6 +77,7 @@ pub struct TdsabOptions {
 impl Default for TdsabOptions {
     fn default() -> Self {
         TdsabOptions {
+            scheme: Scheme::Tdsab,
             algorithm: Algorithm::Mtdf,
             depth: None,
             spread: 4,
@@ -64,7 +110,8 @@ pub struct RankReport {
     /// Messages it took from itself without the transport (children whose
     /// home is their parent's).
     pub kept: u64,
-    /// Frames it opened (nodes of the top plies searched here).
+    /// TDSAB: frames it opened (nodes of the top plies searched here).
+    /// Root split: root moves it was given.
     pub frames: u64,
     /// Positions answered by joining a frame already open for them.
     pub joined: u64,
@@ -79,7 +126,9 @@ pub struct Distributed {
     pub value: Value,
     /// The best move's index in the root's move list (`None` at a leaf).
     pub best_index: Option<usize>,
-    /// The null-window passes.
+    /// TDSAB: the root's null-window passes. Root split: the null-window
+    /// tests of every rank (a root move's test, and the passes that solve
+    /// it).
     pub passes: u64,
     /// Every rank's report, rank 0 first.
     pub ranks: Vec<RankReport>,
