@@ -8,8 +8,8 @@ each rank count) runs once per round, in an order rotated from round to
 round, so that a slow spell of the machine falls on all of them alike. Per
 configuration: the median search time of the rounds with a 95% bootstrap
 interval, the median of the per-round ratios to one process with its
-interval, and the counts (positions searched, messages and bytes per
-position searched, idle time per rank), which do not depend on the round
+interval, and the counts (positions searched, messages (and per
+position searched), bytes, idle time per rank), which do not depend on the round
 except through timing.
 
     python3 cluster/mpi/schemes.py [BIN] [--ranks 2,4] [--rounds 5] [--quick]
@@ -67,7 +67,7 @@ def main():
     configs = [("one process", None, None)] + [(f"{s} x{n}", s, n) for s in ("tdsab", "root-split") for n in ranks]
 
     print(f"{rounds} rounds per configuration, order rotated each round; times are rank 0's search time.\n")
-    print("| position | run | positions | messages per position | bytes | idle per rank ms | time ms (median, 95% CI) | vs one process (median, 95% CI) |")
+    print("| position | run | positions | messages (per position) | bytes | idle per rank ms | time ms (median, 95% CI) | vs one process (median, 95% CI) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for label, source in positions:
         times = {c[0]: [] for c in configs}
@@ -89,7 +89,7 @@ def main():
             lo, hi = interval(ts)
             ratios = [t / b for t, b in zip(ts, base)]
             rlo, rhi = interval(ratios)
-            per = f"{d['messages'] / nodes:.4f}" if d else ""
+            per = f"{d['messages']:,} ({d['messages'] / nodes:.5f})" if d else ""
             sent = f"{d['bytes']:,}" if d else ""
             idle = f"{d['idle_us'] / 1000 / d['ranks']:.0f}" if d else ""
             vs = "" if scheme is None else f"{statistics.median(ratios):.2f} ({rlo:.2f}-{rhi:.2f})"

@@ -39,7 +39,13 @@ pub struct SimDistributedArgs {
     )]
     pub ranks: String,
     /// With --distributed: microseconds from a message's send to its arrival.
-    #[arg(long, value_name = "US", default_value_t = 5.0, requires = "distributed")]
+    #[arg(
+        long,
+        value_name = "US",
+        default_value_t = 5.0,
+        requires = "distributed",
+        allow_hyphen_values = true
+    )]
     pub latency_us: f64,
     /// With --distributed: nanoseconds a rank spends per position expanded or leaf evaluated.
     #[arg(long, value_name = "NS", default_value_t = 1000, requires = "distributed")]

@@ -2846,3 +2846,123 @@ fn distributed_search_on_threads_gives_the_one_process_answer() {
         assert_contains(&r.stderr, &["built without MPI", "--features mpi", "--ranks N"]);
     }
 }
+
+#[test]
+fn the_root_split_and_the_forecast_of_both_schemes() {
+    // The root split: the one-process value on 1 to 4 ranks, named in the row.
+    for seed in 1..=4 {
+        let spec = format!("width=5,depth=5,seed={seed},range=0..20");
+        let one = solve_json(&["--random", &spec, "--algo", "alphabeta"]);
+        for ranks in ["1", "2", "3", "4"] {
+            let rows = solve_json(&[
+                "--random",
+                &spec,
+                "--distributed",
+                "--ranks",
+                ranks,
+                "--scheme",
+                "root-split",
+            ]);
+            let what = format!("{spec} on {ranks} ranks");
+            assert_eq!(rows[0]["value"], one[0]["value"], "{what}");
+            let d = &rows[0]["distributed"];
+            assert_eq!(d["scheme"], "root-split", "{what}");
+            assert!(d["spread"].is_null(), "{what}");
+        }
+    }
+    let rows = solve_json(&["--random", "width=3,depth=3,seed=1", "--distributed", "--ranks", "2"]);
+    assert_eq!(rows[0]["distributed"]["scheme"], "tdsab");
+    assert_eq!(rows[0]["distributed"]["spread"], 4);
+    let r = fails(&[
+        "solve",
+        "--random",
+        "width=2,depth=2",
+        "--distributed",
+        "--ranks",
+        "2",
+        "--scheme",
+        "root-split",
+        "--spread",
+        "2",
+    ]);
+    assert_contains(&r.stderr, &["--spread applies to --scheme tdsab"]);
+    let r = fails(&[
+        "solve",
+        "--random",
+        "width=2,depth=2",
+        "--distributed",
+        "--scheme",
+        "split",
+    ]);
+    assert_contains(&r.stderr, &["unknown scheme 'split'", "tdsab, root-split"]);
+
+    // The forecast: one process, then each scheme on each rank count, the
+    // same value everywhere and the same numbers on a second run.
+    let args = [
+        "simulate",
+        "--distributed",
+        "--random",
+        "width=4,depth=6,seed=3",
+        "--ranks",
+        "1,3,16",
+        "--latency-us",
+        "20",
+        "--format",
+        "json",
+    ];
+    let run = ok(&args);
+    assert_eq!(run.stdout, ok(&args).stdout, "deterministic");
+    let rows: Vec<Json> = serde_json::from_str(&run.stdout).unwrap();
+    let one = solve_json(&["--random", "width=4,depth=6,seed=3", "--algo", "mtdf"]);
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[0]["scheme"], "one process");
+    assert_eq!(rows[0]["speedup"].as_f64(), Some(1.0));
+    let schemes: Vec<_> = rows
+        .iter()
+        .map(|r| (r["scheme"].as_str().unwrap(), r["ranks"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        schemes[1..],
+        [
+            ("tdsab", 1),
+            ("tdsab", 3),
+            ("tdsab", 16),
+            ("root-split", 1),
+            ("root-split", 3),
+            ("root-split", 16)
+        ]
+    );
+    for r in &rows {
+        assert_eq!(r["value"], one[0]["value"], "{r}");
+        for field in [
+            "time_us",
+            "speedup",
+            "work",
+            "overhead",
+            "messages",
+            "bytes",
+            "idle",
+            "best_index",
+        ] {
+            assert!(!r[field].is_null(), "{field} in {r}");
+        }
+        if r["ranks"] == 1 {
+            assert_eq!(r["messages"], 0, "{r}");
+        }
+    }
+    assert!(rows[2]["messages"].as_u64().unwrap() > 0);
+    // What it refuses, and why.
+    let base = ["simulate", "--distributed", "--random", "width=2,depth=2"];
+    for (extra, needle) in [
+        (&["--ranks", "0"][..], "--ranks: 0 ranks: give 1 to 1024"),
+        (&["--ranks", "2,x"][..], "`x` is not a number of ranks"),
+        (&["--schemes", "tdsab,ybwc"][..], "unknown scheme 'ybwc'"),
+        (&["--latency-us", "-1"][..], "--latency-us -1"),
+        (&["--algo", "sss"][..], "--algo sss"),
+    ] {
+        let r = fails(&[&base[..], extra].concat());
+        assert_contains(&r.stderr, &[needle]);
+    }
+    let r = fails(&["simulate", "--random", "width=2,depth=2", "--schemes", "tdsab"]);
+    assert_contains(&r.stderr, &["--distributed"]);
+}

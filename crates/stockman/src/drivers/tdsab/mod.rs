@@ -313,9 +313,6 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         }
     }
 
-    /// Tells every other rank that this one failed with `e` (as far as the
-    /// transport still can), so that none waits for it.
-
     /// Takes in every message the transport holds, waiting up to `wait` for
     /// one when there is nothing else to do. Answers and cancels go before
     /// the searches waiting here, and a cancel is noted at once, so that

@@ -296,13 +296,13 @@ fn split<G: Game, T: Transport>(w: &mut Worker<'_, G, T>, n: u32, ranks: usize) 
         while let Some((from, msg)) = take(w.net, &mut w.report, Duration::ZERO)? {
             answered(w, from, msg, &mut best, &mut out, lo, hi)?;
         }
-        for r in 1..ranks {
-            while out[r] < QUEUED {
+        for (r, held) in out.iter_mut().enumerate().skip(1) {
+            while *held < QUEUED {
                 let (Some(gamma), Some(&child)) = (w.bar(best.value, lo, hi), pending.front()) else {
                     break;
                 };
                 pending.pop_front();
-                out[r] += 1;
+                *held += 1;
                 w.send(r, &Msg::Test { epoch, child, gamma })?;
             }
         }
