@@ -9,8 +9,9 @@ score where it gives one), and every best move must hold it: the
 one-process move, or a move whose child, solved by one process, is worth the
 value (Connect Four, chess) or whose listed score is the value (FFO).
 Positions files go through `--positions` (one mpirun per rank count).
-Prints a Markdown table with what each run sent (messages and bytes), the
-ranks' idle time (summed) and the positions searched against one process;
+Prints a Markdown table with what each run sent (messages and bytes, in all
+and per position searched), the ranks' idle time (per rank) and the
+positions searched against one process;
 exits 1 on any disagreement.
 
     python3 cluster/mpi/check.py [BIN] [--ranks 1,2,3,4] [--schemes tdsab,root-split] [--quick]
@@ -89,7 +90,7 @@ def main():
         singles.append((f"random {spec}", ["--random", spec], ("tree", None, None)))
 
     bad = 0
-    print("| position | scheme | ranks | value | best move | holds it | positions (one process) | messages | bytes | idle ms | time ms |")
+    print("| position | scheme | ranks | value | best move | holds it | positions (one process) | messages (per 1,000 positions) | bytes (per position) | idle ms per rank | time ms |")
     print("|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|")
 
     def report(label, n, row, one, check):
@@ -100,10 +101,12 @@ def main():
         holds = "same move" if best == one["best_move"] else child_holds(binary, check, best, value)
         bad += not (ok_value and holds)
         base = f"{one['stats']['nodes']:,}" if one["stats"]["nodes"] else "not run"
+        nodes = max(1, row["stats"]["nodes"])
         print(
             f"| {label} | {d['scheme']} | {n} | {value}{'' if ok_value else ' WRONG (one process: ' + str(one['value']) + ')'} "
             f"| {best} | {holds or 'NO'} | {row['stats']['nodes']:,} ({base}) "
-            f"| {d['messages']:,} | {d['bytes']:,} | {d['idle_us'] / 1000:.1f} | {row['stats']['time_us'] / 1000:.1f} |",
+            f"| {d['messages']:,} ({1000 * d['messages'] / nodes:.2f}) | {d['bytes']:,} ({d['bytes'] / nodes:.3f}) "
+            f"| {d['idle_us'] / 1000 / d['ranks']:.1f} | {row['stats']['time_us'] / 1000:.1f} |",
             flush=True,
         )
 
