@@ -617,7 +617,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     /// Frame `frame` of rank `rank` stops waiting here; a frame nobody
     /// waits for any more is given up, and its own children cancelled.
     fn cancel(&mut self, rank: u32, frame: u64) -> Result<(), SearchError> {
-        let doomed: Vec<u64> = self
+        let mut doomed: Vec<u64> = self
             .frames
             .iter_mut()
             .filter_map(|(&id, f)| {
@@ -626,6 +626,10 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 (f.waiting.is_empty() && before > 0).then_some(id)
             })
             .collect();
+        // In the order they were opened, not the map's (random) order, so
+        // that the cancels go out alike on every run (the simulator's
+        // times repeat to the nanosecond).
+        doomed.sort_unstable();
         for id in doomed {
             let f = self.frames.remove(&id).expect("a frame");
             self.open.remove(&(f.key, f.draft, f.gamma));
