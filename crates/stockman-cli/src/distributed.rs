@@ -81,20 +81,24 @@ impl World {
 /// The most ranks `--ranks` starts as threads.
 const MAX_RANKS: usize = 256;
 
+/// The MT driver of `--algo` for a distributed search (`solve --distributed`
+/// and `simulate --distributed`): MTD(f) when none is given.
+pub fn driver(algo: Option<&str>) -> Result<Algorithm> {
+    let Some(name) = algo else {
+        return Ok(Algorithm::Mtdf);
+    };
+    let a: Algorithm = name.parse().map_err(|e| anyhow!("--algo: {e}"))?;
+    if !TdsabOptions::drives(a) {
+        bail!("--algo {name}: a distributed search runs the passes of one of mtdf, mtd-bi and mt-sss");
+    }
+    Ok(a)
+}
+
 /// `solve --distributed`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let d = &args.distributed;
     let s = &args.search;
-    let algorithm = match s.algo.as_deref() {
-        None => Algorithm::Mtdf,
-        Some(name) => {
-            let a: Algorithm = name.parse().map_err(|e| anyhow!("--algo: {e}"))?;
-            if !TdsabOptions::drives(a) {
-                bail!("--algo {name}: --distributed runs the passes of one of mtdf, mtd-bi and mt-sss");
-            }
-            a
-        }
-    };
+    let algorithm = driver(s.algo.as_deref())?;
     for (given, flag) in [
         (s.iterative, "--iterative"),
         (s.max_nodes.is_some(), "--max-nodes"),

@@ -206,16 +206,7 @@ impl GameTask for OnGame<'_> {
 
 /// `simulate --distributed`.
 pub fn run(args: &SimulateArgs) -> Result<()> {
-    let algorithm = match args.algo.as_deref() {
-        None => Algorithm::Mtdf,
-        Some(name) => {
-            let a: Algorithm = name.parse().map_err(|e| anyhow!("--algo: {e}"))?;
-            if !TdsabOptions::drives(a) {
-                bail!("--algo {name}: a distributed search runs the passes of one of mtdf, mtd-bi and mt-sss");
-            }
-            a
-        }
-    };
+    let algorithm = crate::distributed::driver(args.algo.as_deref())?;
     let rows = if let Some(kind) = args.source.game {
         let task = OnGame {
             args,

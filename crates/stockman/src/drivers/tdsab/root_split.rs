@@ -64,6 +64,9 @@ struct Worker<'g, G: Game, T: Transport> {
     epoch: u32,
     /// The root's side: the bar is passed by more (MAX) or less (MIN).
     role: Role,
+    /// The root, and its moves (none at depth 0), made once for every move tried.
+    root: G::Position,
+    root_moves: Vec<G::Move>,
     table: AnyTable,
     heur: Heuristics,
     report: RankReport,
@@ -104,10 +107,7 @@ impl<G: Game, T: Transport> Worker<'_, G, T> {
     /// bar `gamma` (or if there is no bar), else `(bound, false)` showing
     /// it does not.
     fn try_move(&mut self, child: u32, gamma: Option<Value>) -> Result<(Value, bool), SearchError> {
-        let root = self.game.root();
-        let mut moves = Vec::new();
-        self.game.moves(&root, &mut moves);
-        let mv = *moves.get(child as usize).ok_or_else(|| {
+        let mv = *self.root_moves.get(child as usize).ok_or_else(|| {
             SearchError::Distributed(format!(
                 "rank {}: root move {child} does not exist (the ranks disagree on the game)",
                 self.net.rank()
@@ -115,7 +115,7 @@ impl<G: Game, T: Transport> Worker<'_, G, T> {
         })?;
         let sub = Rooted {
             game: self.game,
-            root: self.game.play(&root, mv),
+            root: self.game.play(&self.root, mv),
         };
         let mut opts = self.child_options();
         self.report.frames += 1;
@@ -164,11 +164,17 @@ pub(super) fn search<G: Game, T: Transport>(
 ) -> Result<Option<Distributed>, SearchError> {
     let me = net.rank();
     let root = game.root();
+    let mut root_moves = Vec::new();
+    if opts.depth != Some(0) {
+        game.moves(&root, &mut root_moves);
+    }
     let mut w = Worker {
         game,
         opts,
         epoch,
         role: game.role(&root),
+        root,
+        root_moves,
         table: AnyTable::try_new(opts.table)?,
         heur: Heuristics::new(),
         report: RankReport {
@@ -237,22 +243,17 @@ struct Best {
 /// gathers the ranks' reports.
 fn drive<G: Game, T: Transport>(w: &mut Worker<'_, G, T>, start: Instant) -> Result<Distributed, SearchError> {
     let ranks = w.net.ranks();
-    let root = w.game.root();
-    let mut moves = Vec::new();
-    if w.opts.depth != Some(0) {
-        w.game.moves(&root, &mut moves);
-    }
     w.report.stats.nodes += 1;
-    let (value, best) = if moves.is_empty() {
+    let (value, best) = if w.root_moves.is_empty() {
         w.report.stats.leaf_evals += 1;
-        let v = w.game.evaluate(&root);
+        let v = w.game.evaluate(&w.root);
         if !(VALUE_MIN..=VALUE_MAX).contains(&v) {
             return Err(SearchError::ValueOutOfRange { value: v });
         }
         (v, None)
     } else {
         w.report.stats.nodes_expanded += 1;
-        let b = split(w, moves.len() as u32, ranks)?;
+        let b = split(w, w.root_moves.len() as u32, ranks)?;
         (b.value, Some(b.child as usize))
     };
     let epoch = w.epoch;
