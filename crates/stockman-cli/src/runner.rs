@@ -76,6 +76,11 @@ pub struct SearchArgs {
     /// (ABDADA, and SSS*/Dual* in rounds too).
     #[arg(long, value_name = "HOW", default_value_t = Parallel::default())]
     pub parallel: Parallel,
+    /// Search the depth-first algorithms through the shared table (the one
+    /// threads share) even on one thread: the baseline that a parallel
+    /// search's speed-up is measured against, the table being the same.
+    #[arg(long)]
+    pub shared_table: bool,
     #[command(flatten)]
     pub enhance: Enhancements,
 }
@@ -220,6 +225,7 @@ impl SearchArgs {
             eval_cost_ns: self.eval_cost_ns,
             threads: Some(self.threads),
             parallel: Some(self.parallel),
+            shared_table: self.shared_table,
         })
     }
 

@@ -30,12 +30,32 @@ const HISTORY_CAP: u32 = 1 << 28;
 pub struct Heuristics {
     history: Vec<u32>,
     killers: Vec<[u32; 2]>,
+    /// The root move tried first after the table's (and the rest after it,
+    /// wrapping round): 0 but in Lazy SMP's helpers, which start in
+    /// different subtrees so as not to walk in the main search's footsteps.
+    root_turn: u32,
 }
 
 impl Heuristics {
     /// Empty heuristics (nothing allocated until used).
     pub fn new() -> Heuristics {
         Heuristics::default()
+    }
+
+    /// Heuristics whose searches try the root's moves from move `turn` on
+    /// (after the table's move; wrapping round to the first): a helper of
+    /// Lazy SMP.
+    pub(crate) fn turned(turn: u32) -> Heuristics {
+        Heuristics {
+            root_turn: turn,
+            ..Heuristics::default()
+        }
+    }
+
+    /// The root move tried first after the table's ([`Heuristics::turned`]).
+    #[inline]
+    pub(crate) fn root_turn(&self) -> u32 {
+        self.root_turn
     }
 
     /// Forgets everything (a new game).

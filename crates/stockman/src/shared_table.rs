@@ -111,6 +111,8 @@ pub struct SharedHandle {
     exclusive: bool,
     /// The node limit of the team this handle's search belongs to ([`Table::node_pool`]).
     pool: Option<Arc<NodePool>>,
+    /// Whether its search is one of several on the same root ([`Table::syncs_root`]).
+    team: bool,
 }
 
 /// [`SharedTable::clear`] refused: other clones or handles of the table
@@ -182,6 +184,7 @@ impl SharedTable {
             inner: self.inner.clone(),
             exclusive: false,
             pool: None,
+            team: false,
         }
     }
 
@@ -193,17 +196,20 @@ impl SharedTable {
             inner: self.inner.clone(),
             exclusive: true,
             pool: None,
+            team: false,
         }
     }
 
     /// A handle for one thread of a parallel search ([`SharedTable::exclusive_handle`]
     /// when `exclusive`, else [`SharedTable::handle`]) whose search counts its
-    /// positions against `pool`, the node limit of the whole team.
-    pub(crate) fn team_handle(&self, exclusive: bool, pool: Option<Arc<NodePool>>) -> SharedHandle {
+    /// positions against `pool`, the node limit of the whole team; `team`
+    /// when other threads search the same root ([`Table::syncs_root`]).
+    pub(crate) fn team_handle(&self, exclusive: bool, pool: Option<Arc<NodePool>>, team: bool) -> SharedHandle {
         SharedHandle {
             inner: self.inner.clone(),
             exclusive,
             pool,
+            team,
         }
     }
 
@@ -396,6 +402,11 @@ impl Table for SharedHandle {
 
     fn node_pool(&self) -> Option<Arc<NodePool>> {
         self.pool.clone()
+    }
+
+    #[inline]
+    fn syncs_root(&self) -> bool {
+        self.exclusive || self.team
     }
 
     #[inline]

@@ -260,6 +260,14 @@ pub trait Table {
     fn shares_work(&self) -> bool {
         false
     }
+    /// Whether other threads search the same root through this table, so
+    /// that a search looks at the root's entry now and then and gives up a
+    /// pass that another thread has already answered (ABDADA's threads, and
+    /// Lazy SMP's). By default no.
+    #[inline]
+    fn syncs_root(&self) -> bool {
+        self.shares_work()
+    }
     /// Whether another thread is searching the position `key` at `draft`
     /// now. By default never.
     #[inline]
@@ -304,6 +312,10 @@ impl<T: Table + ?Sized> Table for &mut T {
     #[inline]
     fn shares_work(&self) -> bool {
         (**self).shares_work()
+    }
+    #[inline]
+    fn syncs_root(&self) -> bool {
+        (**self).syncs_root()
     }
     #[inline]
     fn busy(&self, key: u64, draft: u32) -> bool {

@@ -101,8 +101,11 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     deferred: bool,
     /// Reusable lists of put-off moves, one per ply.
     later: Vec<Vec<u32>>,
+    /// Whether other threads search the same root ([`Table::syncs_root`]):
+    /// then a pass looks at the root's entry now and then.
+    root_sync: bool,
     /// The window the root is being searched with and the root's key
-    /// (hashed once a pass), while [`Engine::search`] runs under ABDADA (for
+    /// (hashed once a pass), while [`Engine::search`] runs in a team (for
     /// [`Engine::root_settled`]; drivers that search below the root, like
     /// BNS, never give up).
     root_window: Option<(Value, Value, u64, Role)>,
@@ -111,7 +114,7 @@ pub(crate) struct Engine<'a, G: Game, O: Observer, T: Table> {
     superseded: Option<(Value, u32)>,
 }
 
-/// Under ABDADA, a search looks at the root's table entry once every this
+/// In a team (ABDADA, Lazy SMP), a search looks at the root's table entry once every this
 /// many positions (a power of two), to give up a pass that another thread
 /// has already answered.
 const SYNC_EVERY: u64 = 1 << 10;
@@ -138,6 +141,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             orders: Vec::new(),
             scored: Vec::new(),
             abdada: T::ENABLED && table.shares_work(),
+            root_sync: T::ENABLED && table.syncs_root(),
             deferred: false,
             later: Vec::new(),
             root_window: None,
@@ -160,6 +164,19 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         } else {
             0
         };
+        let turn = self.heur.root_turn() as usize;
+        if ply == 0 && turn != 0 && n > 1 {
+            // A Lazy SMP helper: the table's move, then the others from
+            // move `turn` on, wrapping round.
+            let mut list = self.orders.first_mut().map(std::mem::take).unwrap_or_default();
+            list.clear();
+            if self.move_first && (hint as usize) < n {
+                list.push(hint);
+            }
+            let start = turn % n;
+            list.extend((start..n).chain(0..start).map(|i| i as u32).filter(|&i| !(self.move_first && i == hint)));
+            return Order::Listed(list);
+        }
         if !(self.history || self.killers) || self.cx.game.move_key(pos, moves[0]).is_none() {
             return Order::Plain(first);
         }
@@ -322,7 +339,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     /// Searches the root with `(alpha, beta)`; sets `root_best`.
     pub(crate) fn search(&mut self, root: &G::Position, alpha: Value, beta: Value) -> Result<Value, Stop> {
         self.root_best = None;
-        self.root_window = if self.abdada {
+        self.root_window = if self.root_sync {
             let role = self.cx.game.role(root);
             self.cx.game.hash(root).map(|key| (alpha, beta, key, role))
         } else {
@@ -342,7 +359,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
     }
 
-    /// Under ABDADA: the root's value, if another thread's search has
+    /// In a team (ABDADA, Lazy SMP): the root's value, if another thread's search has
     /// stored a root entry that settles this search's window (the search
     /// then has nothing left to find), with the move that proved it.
     /// Threads whose passes drift apart would otherwise each finish their
@@ -485,7 +502,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     ) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
-        if self.abdada && ply > 0 && self.cx.stats.nodes.is_multiple_of(SYNC_EVERY) {
+        if self.root_sync && ply > 0 && self.cx.stats.nodes.is_multiple_of(SYNC_EVERY) {
             if let Some(settled) = self.root_settled() {
                 // Unwind without storing anything (the error path stores
                 // nothing and releases every claim); `search` answers.

@@ -186,8 +186,9 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
     }
 
     /// Runs the search on the threads of `opts.threads` (one thread: as
-    /// [`Search::run`]), through the [`shared_table`](Search::shared_table)
-    /// or a fresh one of `opts.table`'s size; see
+    /// [`Search::run`], but through the [`shared_table`](Search::shared_table)
+    /// if one is given, as the baseline of a parallel search), through the
+    /// shared table or a fresh one of `opts.table`'s size; see
     /// [`Algorithm::search_shared`] for which algorithm runs how.
     ///
     /// # Errors
@@ -200,7 +201,8 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         G::Position: Send,
         G::Move: Send,
     {
-        if self.options.threads.count == 1 {
+        let own = self.table.is_some() || self.window.is_some();
+        if self.options.threads.count == 1 && (self.shared.is_none() || own) {
             return self.run(game);
         }
         let Search {

@@ -8,9 +8,14 @@
 //! the table with bounds (and best moves) that the main search then finds
 //! instead of searching, and the main search's answer is the answer. The
 //! helpers are diversified so that they do not walk in the main search's
-//! footsteps: every other helper orders its moves with killers as well,
-//! and the others race the main search through the same order. When
-//! the main search ends (answer, limit or error) the helpers are stopped.
+//! footsteps: helper `i` tries the root's moves from move `i` on (after the
+//! table's move), every other helper orders its moves with killers as
+//! well, and under iterative deepening the odd helpers search one ply
+//! deeper than the main search (the next iteration, already). Every thread
+//! looks at the root's entry every 1,024 positions: a pass that another
+//! thread has answered (an entry at its draft that settles its window, with
+//! the move that proves it) ends at once with that answer. When the main
+//! search ends (answer, limit or error) the helpers are stopped.
 //!
 //! Why it stays correct: every entry a thread stores is a true bound on
 //! the value of its full 64-bit key at its draft, and the shared table
@@ -59,8 +64,9 @@ pub fn supports(algo: Algorithm) -> bool {
 }
 
 /// The options of helper `i` (from 1): the same search, ordered otherwise
-/// when `diversify`.
-fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, diversify: bool) -> SearchOptions {
+/// when `diversify`, and under iterative deepening (`deepened`) one ply
+/// deeper for every other helper.
+fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, diversify: bool, deepened: bool) -> SearchOptions {
     let mut o = opts.clone();
     o.control.stop = Some(stop.clone());
     o.control.progress = None;
@@ -70,6 +76,12 @@ fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, divers
     // cost nodes: a helper's pass at another test value overwrites the
     // bounds the main search's passes keep in the same entries.)
     o.enhancements.killers ^= diversify && i.is_multiple_of(2);
+    if diversify && deepened && !i.is_multiple_of(2) {
+        // The odd helpers search the next iteration already: what they
+        // store answers the main search's probes of this one (a deeper
+        // draft answers a shallower probe) and starts the next.
+        o.limits.depth = o.limits.depth.map(|d| d.saturating_add(1));
+    }
     o
 }
 
@@ -187,7 +199,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
         }
         let (answer, done) = mpsc::channel();
         self.done = Some(done);
-        let (game, algo) = (self.game, self.algo);
+        let (game, algo, exclusive) = (self.game, self.algo, self.exclusive);
         for i in 1..self.threads {
             let (jobs, inbox) = mpsc::channel::<Job>();
             let answer = answer.clone();
@@ -195,7 +207,8 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 .name(format!("stockman-helper-{i}"))
                 .stack_size(helper_stack(opts))
                 .spawn_scoped(scope, move || {
-                    let mut heur = Heuristics::new();
+                    // Lazy SMP's helpers start at different root moves.
+                    let mut heur = if exclusive { Heuristics::new() } else { Heuristics::turned(i as u32) };
                     for job in inbox {
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             match run(
@@ -247,7 +260,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 opts,
                 iteration,
                 obs,
-                table.team_handle(exclusive, None),
+                table.team_handle(exclusive, None, false),
                 heur,
             );
         };
@@ -255,9 +268,9 @@ impl<'a, G: Game + Sync> Team<'a, G> {
         let stop = Arc::new(AtomicBool::new(false));
         for (i, jobs) in self.crew.iter().enumerate() {
             let job = Job {
-                opts: helper_options(opts, i + 1, &stop, !exclusive),
+                opts: helper_options(opts, i + 1, &stop, !exclusive, iteration.is_some()),
                 iteration,
-                handle: table.team_handle(exclusive, pool.clone()),
+                handle: table.team_handle(exclusive, pool.clone(), true),
             };
             // A helper whose thread is gone has panicked; its answer (the
             // panic) is already waiting below.
@@ -273,7 +286,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 opts,
                 iteration,
                 obs,
-                table.team_handle(exclusive, pool),
+                table.team_handle(exclusive, pool, true),
                 heur,
             )
         };

@@ -125,7 +125,11 @@ impl Algorithm {
             },
             ..opts.clone()
         };
-        if threads == 1 || !self.runs_parallel(opts.threads.parallel) {
+        // One thread searches alone, unless the caller gave it a shared
+        // table to search through (the baseline a parallel search is
+        // measured against: the same table, one thread).
+        let alone = threads == 1 && (table.is_none() || !lazy_smp::supports(self));
+        if alone || !self.runs_parallel(opts.threads.parallel) {
             return if deepen && !self.is_best_first() {
                 iterative::search_kept(game, self, &one, obs, &mut AnyTable::try_new(one.table)?, heur)
             } else {

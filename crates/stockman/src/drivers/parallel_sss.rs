@@ -42,7 +42,7 @@
 //! ```
 
 use super::rounds::sss::Sim;
-use super::rounds::MAX_PROCESSORS;
+use super::rounds::{SimError, MAX_PROCESSORS};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
@@ -51,6 +51,7 @@ use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::thread::Thread;
+use std::time::Instant;
 
 /// Whether `algo` runs here on several threads: SSS\* and Dual\* (the
 /// other best-first searches, RecSSS\* and RecDual\*, stay on one).
@@ -95,15 +96,68 @@ type Found<M> = Vec<(u32, Vec<M>, Option<Result<Value, SearchError>>)>;
 /// The moves and leaf values of `work`.
 fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
     work.into_iter()
-        .map(|(n, pos, at_horizon)| {
-            let mut moves = Vec::new();
-            if !at_horizon {
-                game.moves(&pos, &mut moves);
-            }
-            let value = moves.is_empty().then(|| checked(game.evaluate(&pos)));
-            (n, moves, value)
-        })
+        .map(|(n, pos, at_horizon)| work_one(game, n, &pos, at_horizon))
         .collect()
+}
+
+/// The moves of node `n` at `pos` and, at a leaf, its value.
+#[allow(clippy::type_complexity)]
+fn work_one<G: Game>(
+    game: &G,
+    n: u32,
+    pos: &G::Position,
+    at_horizon: bool,
+) -> (u32, Vec<G::Move>, Option<Result<Value, SearchError>>) {
+    let mut moves = Vec::new();
+    if !at_horizon {
+        game.moves(pos, &mut moves);
+    }
+    let value = moves.is_empty().then(|| checked(game.evaluate(pos)));
+    (n, moves, value)
+}
+
+/// Whether a round's work is worth sharing with the helpers: a running
+/// average of what one state's work costs, read off the clock on the
+/// rounds the calling thread works (every one it shares, one in
+/// [`SAMPLE_EVERY`] of the others). The clock decides only who works a
+/// state out, never which states: the leaves stay those of the rounds.
+#[derive(Default)]
+struct Pace {
+    /// Nanoseconds a state, smoothed (0 until measured).
+    per_state: f64,
+    rounds: u64,
+}
+
+/// A helper's share must be expected to take this long before it is
+/// handed over: a meeting (two cache-line round trips, a wake if the
+/// helper sleeps) costs about a microsecond on a free core.
+const SHARE_NS: f64 = 4_000.0;
+
+/// Of the rounds worked out on the calling thread alone, how often one is
+/// timed (the clock costs about 20 ns a read, a cheap round about 1 µs).
+const SAMPLE_EVERY: u64 = 8;
+
+impl Pace {
+    fn share(&self, pending: usize, threads: usize) -> bool {
+        pending >= 2 && self.per_state * (pending / threads.min(pending)) as f64 >= SHARE_NS
+    }
+
+    fn sample(&mut self) -> bool {
+        self.rounds += 1;
+        self.rounds % SAMPLE_EVERY == 1
+    }
+
+    fn observe(&mut self, took: std::time::Duration, states: usize) {
+        if states == 0 {
+            return;
+        }
+        let each = took.as_nanos() as f64 / states as f64;
+        self.per_state = if self.per_state == 0.0 {
+            each
+        } else {
+            self.per_state + (each - self.per_state) / 8.0
+        };
+    }
 }
 
 /// Where the calling thread leaves a helper its share of a round, and the
@@ -261,47 +315,64 @@ where
             .collect();
         // Tell the helpers to go home however the search ends.
         let closing = Closing { meet: &meet, helpers };
+        let mut taken = Vec::new();
+        let mut pace = Pace::default();
         loop {
-            let taken = sim.take(processors);
-            let pending: Work<G::Position> = sim
-                .pending(&taken)
-                .into_iter()
-                .map(|(n, pos, h)| (n, pos.clone(), h))
-                .collect();
-            // Share the round's work out: a slice for each helper, the first for us.
-            let share = pending.len().div_ceil(threads).max(1);
-            let mut chunks = pending.into_iter();
-            let mine: Work<G::Position> = chunks.by_ref().take(share).collect();
-            // Cleared before any share is out: a helper may take its share
-            // as soon as it is in the slot (still waking from the last round).
-            meet.done.store(0, Ordering::Release);
-            let mut sent = 0;
-            for slot in &slots {
-                let chunk: Work<G::Position> = chunks.by_ref().take(share).collect();
-                if chunk.is_empty() {
-                    break;
+            sim.take_into(processors, &mut taken);
+            let pending = sim.pending(&taken).count();
+            let mut found = if threads > 1 && pace.share(pending, threads) {
+                let pending: Work<G::Position> = sim
+                    .pending(&taken)
+                    .map(|(n, pos, h)| (n, pos.clone(), h))
+                    .collect();
+                // Share the round's work out: a slice for each helper, the first for us.
+                let share = pending.len().div_ceil(threads).max(1);
+                let mut chunks = pending.into_iter();
+                let mine: Work<G::Position> = chunks.by_ref().take(share).collect();
+                // Cleared before any share is out: a helper may take its share
+                // as soon as it is in the slot (still waking from the last round).
+                meet.done.store(0, Ordering::Release);
+                let mut sent = 0;
+                for slot in &slots {
+                    let chunk: Work<G::Position> = chunks.by_ref().take(share).collect();
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    *lock(&slot.work) = Some(chunk);
+                    sent += 1;
                 }
-                *lock(&slot.work) = Some(chunk);
-                sent += 1;
-            }
-            if sent > 0 {
-                meet.round.fetch_add(1, Ordering::Release);
-                for h in &closing.helpers[..sent] {
-                    h.unpark();
+                if sent > 0 {
+                    meet.round.fetch_add(1, Ordering::Release);
+                    for h in &closing.helpers[..sent] {
+                        h.unpark();
+                    }
                 }
-            }
-            let mut found = work_out(game, mine);
-            if sent > 0 {
-                wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
-            }
-            for slot in &slots[..sent] {
-                match lock(&slot.found).take() {
-                    Some(Ok(f)) => found.extend(f),
-                    Some(Err(panic)) => std::panic::resume_unwind(panic),
-                    None => {}
+                let start = Instant::now();
+                let count = mine.len();
+                let mut found = work_out(game, mine);
+                pace.observe(start.elapsed(), count);
+                if sent > 0 {
+                    wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
                 }
-            }
-            for (n, moves, value) in found {
+                for slot in &slots[..sent] {
+                    match lock(&slot.found).take() {
+                        Some(Ok(f)) => found.extend(f),
+                        Some(Err(panic)) => std::panic::resume_unwind(panic),
+                        None => {}
+                    }
+                }
+                found
+            } else {
+                // Too little to share: the meeting would cost more than the
+                // work. The same states are worked out, so the same leaves.
+                let start = pace.sample().then(Instant::now);
+                let found: Found<G::Move> = sim.pending(&taken).map(|(n, pos, h)| work_one(game, n, pos, h)).collect();
+                if let Some(start) = start {
+                    pace.observe(start.elapsed(), found.len());
+                }
+                found
+            };
+            for (n, moves, value) in found.drain(..) {
                 let value = match value {
                     Some(v) => {
                         stats.leaf_evals += 1;
@@ -315,8 +386,11 @@ where
                 sim.install(n, moves, value);
             }
             let done = sim
-                .round(taken)
-                .map_err(|e| SearchError::BadGame { reason: e.to_string() })?;
+                .round(&taken)
+                .map_err(|e| match e {
+                    SimError::Unsupported(reason) => SearchError::Unsupported { reason },
+                    e => SearchError::BadGame { reason: e.to_string() },
+                })?;
             for _ in stats.nodes..sim.made() {
                 budget.visit(&mut stats)?;
             }

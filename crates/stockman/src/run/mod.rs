@@ -279,7 +279,8 @@ impl Runner {
 
     /// Whether `request` runs `algorithm` on several threads.
     fn parallel(request: &Request, algorithm: Algorithm) -> bool {
-        request.threads > 1 && algorithm.runs_parallel(request.parallel)
+        let shared = request.threads > 1 || (request.shared_table && lazy_smp::supports(algorithm));
+        shared && algorithm.runs_parallel(request.parallel)
     }
 
     /// [`Runner::solve_one`] on `request.threads` threads (see

@@ -101,6 +101,10 @@ pub struct Settings {
     pub threads: Option<usize>,
     /// How several threads share a search (default [`Parallel::Abdada`]).
     pub parallel: Option<Parallel>,
+    /// Search the depth-first algorithms through the shared table even on
+    /// one thread: the baseline a parallel search's speed-up is measured
+    /// against (the same table, one thread).
+    pub shared_table: bool,
 }
 
 pub use crate::options::MAX_THREADS;
@@ -197,6 +201,7 @@ impl Settings {
             eval_cost_ns: self.eval_cost_ns,
             threads,
             parallel: self.parallel.unwrap_or_default(),
+            shared_table: self.shared_table,
         })
     }
 }
@@ -221,6 +226,8 @@ pub struct Request {
     pub threads: usize,
     /// How several threads share a search.
     pub parallel: Parallel,
+    /// The depth-first algorithms through the shared table even on one thread.
+    pub shared_table: bool,
 }
 
 impl Enhancements {

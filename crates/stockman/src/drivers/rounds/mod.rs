@@ -84,6 +84,9 @@ pub enum SimError {
     WorkLimit(u64),
     /// The game broke its contract (the reason says how).
     BadGame(String),
+    /// The tree is beyond what the simulation can represent (the reason
+    /// says why: SSS\*'s labels of 128 bits).
+    Unsupported(String),
 }
 
 impl std::fmt::Display for SimError {
@@ -91,7 +94,7 @@ impl std::fmt::Display for SimError {
         match self {
             SimError::Processors(p) => write!(f, "{p} processors: give 1 to {MAX_PROCESSORS}"),
             SimError::WorkLimit(n) => write!(f, "the simulation stopped after {n} units of work (its limit)"),
-            SimError::BadGame(reason) => f.write_str(reason),
+            SimError::BadGame(reason) | SimError::Unsupported(reason) => f.write_str(reason),
         }
     }
 }

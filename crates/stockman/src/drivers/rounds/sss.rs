@@ -10,6 +10,20 @@
 //! `P = 1` the simulation *is* Stockman's SSS\* (Dual\*): the same leaves
 //! in the same order (a test checks it against [`sss`](crate::algorithms::sss)).
 //!
+//! # The OPEN list
+//! It is built the way the sequential SSS\*'s is
+//! ([`best_first`](crate::algorithms::sss)): the nodes live in an arena with
+//! parent links and their children's slots, and a node's left-to-right
+//! position is a 128-bit label (child `i` of a node with `n` children
+//! appends `i` in `ceil(log2 n)` bits; an only child adds none). OPEN is
+//! one ordered set of `(merit key, label, node)`, so a round reads its `P`
+//! states off the front, a purge walks exactly the subtree it purges, and a
+//! solved subtree goes back to the arena's free list. Memory is the live
+//! part of the search tree, not every node visited with its whole path (the
+//! textbook's Dewey labels, which this engine used before and which cost
+//! memory quadratic in the depth on a long chain). Like the sequential
+//! SSS\*, it refuses a tree whose labels do not fit in 128 bits.
+//!
 //! # What may run out of turn, and why the value stays exact
 //! Each state of OPEN stands for a family of solution trees and its merit
 //! bounds their values (from above for SSS\*). Cases 1, 2, 3, 5 and 6 of
@@ -32,8 +46,8 @@
 //!
 //! # Complexity
 //! At `P = 1` SSS\*'s states and steps; each step costs `O(log |OPEN|)`
-//! plus, for case 4, the states below the parent. Memory: every node
-//! visited (the simulation keeps them all).
+//! plus, for case 4, the nodes below the parent. Memory: the nodes of the
+//! live search tree (those on OPEN and their ancestors).
 //!
 //! # Example
 //! ```
@@ -50,7 +64,7 @@ use super::{SimError, SimOptions, SimReport};
 use crate::game::Game;
 use crate::search::checked;
 use crate::value::{Role, Value, INF};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A state's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +73,11 @@ pub(crate) enum Status {
     Solved,
 }
 
-/// A node of the tree, kept once visited.
+/// No node (a slot of a child freed, or the root's parent).
+const NONE: u32 = u32::MAX;
+
+/// A node of the arena: created when a state is pushed for it, freed when
+/// it leaves the search for good (purged, or solved and replaced).
 struct Node<G: Game> {
     pos: G::Position,
     parent: u32,
@@ -67,47 +85,58 @@ struct Node<G: Game> {
     index: u32,
     ply: u32,
     role: Role,
-    /// Dewey label: child indices from the root.
-    path: Vec<u32>,
+    /// Left-to-right label: child indices from the root, high bits first.
+    label: u128,
+    /// Low bits of the label still free for descendants.
+    bits: u32,
     /// Its moves, once asked (empty at a leaf).
     moves: Option<Vec<G::Move>>,
-    /// Its children's nodes, once made.
+    /// Its children's nodes, in order, once made (`NONE`: freed).
     children: Vec<u32>,
+    /// Its state while it is on OPEN.
+    state: Option<(Status, Value)>,
+    /// Which use of the slot this is (a state taken in a round names it, so
+    /// that a slot freed and reused in the same round is not mistaken).
+    stamp: u64,
+    /// Its value, worked out ahead of its Gamma step ([`Sim::install`]).
+    value: Option<Value>,
 }
 
-/// The search's state: the tree so far and OPEN, indexed twice. Shared
-/// with the real-thread parallel SSS\* of
-/// [`parallel_sss`](crate::drivers::parallel_sss), which runs the same
-/// rounds with the moves and leaf values of each round's states worked
-/// out on several threads first ([`Sim::install`]).
+/// The search's state: the live search tree and OPEN. Shared with the
+/// real-thread parallel SSS\* of [`parallel_sss`](crate::drivers::parallel_sss),
+/// which runs the same rounds with the moves and leaf values of each
+/// round's states worked out on several threads first ([`Sim::install`]).
 pub(crate) struct Sim<'a, G: Game> {
     game: &'a G,
     dual: bool,
     horizon: u32,
     nodes: Vec<Node<G>>,
-    /// OPEN in order: (sort key, label) -> nothing; the key is `-h` for SSS\*.
-    order: BTreeSet<(Value, Vec<u32>)>,
-    /// OPEN by label (for purges): label -> (node, status, merit).
-    by_label: BTreeMap<Vec<u32>, (u32, Status, Value)>,
+    free: Vec<u32>,
+    stamps: u64,
+    /// Nodes made so far (freed ones included).
+    made: u64,
+    /// OPEN in order: (sort key, label, node); the key is `-h` for SSS\*.
+    open: BTreeSet<(Value, u128, u32)>,
+    /// Reused by the walks below a node, so that a step does not allocate.
+    stack: Vec<u32>,
     pub report: SimReport,
     leaves: Option<Leaves>,
     /// The recorded leaves' values, in the same order.
     values: Vec<Value>,
-    /// Leaf values worked out ahead of their Gamma step ([`Sim::install`]).
-    evaluated: std::collections::HashMap<u32, Value>,
     /// The root child that holds the root's merit, and that merit.
     pub best: Option<(u32, Value)>,
 }
 
-/// One round's states, taken off the head of OPEN: `(label, (node, status, merit))`.
-pub(crate) type Taken = Vec<(Vec<u32>, (u32, Status, Value))>;
+/// One round's states, taken off the head of OPEN: `(node, stamp, status, merit)`.
+pub(crate) type Taken = Vec<(u32, u64, Status, Value)>;
 
 /// Parallel SSS\* (`dual`: Dual\*) on `opts.processors` virtual
 /// processors; see the module documentation.
 ///
 /// # Errors
-/// A bad processor count, the work limit, or a game that breaks its
-/// contract (a value out of range, moves that change between calls).
+/// A bad processor count, the work limit, a tree too deep and wide for the
+/// labels, or a game that breaks its contract (a value out of range, moves
+/// that change between calls).
 pub fn simulate<G: Game>(game: &G, dual: bool, opts: &SimOptions) -> Result<SimReport, SimError> {
     simulate_recorded(game, dual, opts).map(|(r, _)| r)
 }
@@ -127,15 +156,25 @@ pub fn simulate_recorded<G: Game>(
 ) -> Result<(SimReport, Option<Leaves>), SimError> {
     opts.check()?;
     let mut sim = Sim::new(game, dual, opts.depth, opts.processors, opts.record_leaves);
+    let mut taken = Vec::new();
     loop {
-        let taken = sim.take(opts.processors);
-        if let Some(value) = sim.round(taken)? {
+        sim.take_into(opts.processors, &mut taken);
+        if let Some(value) = sim.round(&taken)? {
             sim.report.value = value;
             return Ok((sim.report, sim.leaves));
         }
         if sim.report.work >= opts.max_work {
             return Err(SimError::WorkLimit(opts.max_work));
         }
+    }
+}
+
+/// Bits of label that each of `n` children needs (an only child none).
+fn child_bits(n: usize) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        usize::BITS - (n - 1).leading_zeros()
     }
 }
 
@@ -148,78 +187,71 @@ impl<'a, G: Game> Sim<'a, G> {
             game,
             dual,
             horizon: depth.unwrap_or(u32::MAX),
-            nodes: vec![Node {
-                pos: root,
-                parent: u32::MAX,
-                index: 0,
-                ply: 0,
-                role,
-                path: Vec::new(),
-                moves: None,
-                children: Vec::new(),
-            }],
-            order: BTreeSet::new(),
-            by_label: BTreeMap::new(),
+            nodes: Vec::new(),
+            free: Vec::new(),
+            stamps: 0,
+            made: 0,
+            open: BTreeSet::new(),
+            stack: Vec::new(),
             report: SimReport {
                 processors,
                 ..SimReport::default()
             },
             leaves: record_leaves.then(Vec::new),
             values: Vec::new(),
-            evaluated: std::collections::HashMap::new(),
             best: None,
         };
+        let root = sim.alloc(root, NONE, 0, 0, role, 0, u128::BITS);
         let start = if dual { -INF } else { INF };
-        sim.push(0, Status::Live, start);
+        sim.push(root, Status::Live, start);
         sim
     }
 
-    /// The (up to) `p` best states of OPEN, for one round.
-    pub fn take(&self, p: usize) -> Taken {
-        self.order
-            .iter()
-            .take(p)
-            .map(|(_, l)| (l.clone(), self.by_label[l]))
-            .collect()
+    /// The (up to) `p` best states of OPEN, for one round, into `taken`.
+    pub fn take_into(&self, p: usize, taken: &mut Taken) {
+        taken.clear();
+        taken.extend(self.open.iter().take(p).map(|&(_, _, n)| {
+            let node = &self.nodes[n as usize];
+            let (status, h) = node.state.expect("a node on OPEN has a state");
+            (n, node.stamp, status, h)
+        }));
     }
 
     /// The LIVE states of `taken` whose moves nobody has asked for yet,
     /// with their positions and whether they are at the horizon: the work
     /// a round can do ahead, on other threads.
-    pub fn pending(&self, taken: &Taken) -> Vec<(u32, &G::Position, bool)> {
+    pub fn pending<'s>(&'s self, taken: &'s Taken) -> impl Iterator<Item = (u32, &'s G::Position, bool)> + 's {
         taken
             .iter()
-            .filter(|(_, (n, status, _))| *status == Status::Live && self.nodes[*n as usize].moves.is_none())
-            .map(|(_, (n, _, _))| {
-                let node = &self.nodes[*n as usize];
-                (*n, &node.pos, node.ply >= self.horizon)
+            .filter(|(n, _, status, _)| *status == Status::Live && self.nodes[*n as usize].moves.is_none())
+            .map(|&(n, ..)| {
+                let node = &self.nodes[n as usize];
+                (n, &node.pos, node.ply >= self.horizon)
             })
-            .collect()
     }
 
     /// The moves of node `n` (none at the horizon) and, for a leaf, its
     /// value, worked out ahead of its Gamma step.
     pub fn install(&mut self, n: u32, moves: Vec<G::Move>, value: Option<Value>) {
-        self.nodes[n as usize].moves = Some(moves);
-        if let Some(v) = value {
-            self.evaluated.insert(n, v);
-        }
+        let node = &mut self.nodes[n as usize];
+        node.moves = Some(moves);
+        node.value = value;
     }
 
     /// One round: Gamma on each state of `taken` in turn (a state purged or
     /// replaced earlier in the round, or that must wait, idles its
     /// processor). The root's value once it is solved at the head of OPEN.
-    pub fn round(&mut self, taken: Taken) -> Result<Option<Value>, SimError> {
+    pub fn round(&mut self, taken: &Taken) -> Result<Option<Value>, SimError> {
         self.report.rounds += 1;
         self.report.idle += (self.report.processors.saturating_sub(taken.len())) as u64;
-        for (label, state) in taken {
-            if self.by_label.get(&label) != Some(&state) {
+        for &(n, stamp, status, h) in taken {
+            let node = &self.nodes[n as usize];
+            if node.stamp != stamp || node.state != Some((status, h)) {
                 self.report.idle += 1; // purged or replaced earlier this round
                 continue;
             }
-            let (n, status, h) = state;
-            if n == 0 && status == Status::Solved {
-                if self.order.first().map(|f| &f.1) != Some(&label) {
+            if node.parent == NONE && status == Status::Solved {
+                if self.open.first().map(|f| f.2) != Some(n) {
                     self.report.idle += 1;
                     continue;
                 }
@@ -237,7 +269,7 @@ impl<'a, G: Game> Sim<'a, G> {
 
     /// Positions made so far (the root and every child), as searches count nodes.
     pub fn made(&self) -> u64 {
-        self.nodes.len() as u64
+        self.made
     }
 
     /// The leaves evaluated so far (paths and values, in order), if recorded.
@@ -272,20 +304,58 @@ impl<'a, G: Game> Sim<'a, G> {
         }
     }
 
-    fn push(&mut self, n: u32, status: Status, h: Value) {
-        let label = self.nodes[n as usize].path.clone();
-        if let Some((_, _, old)) = self.by_label.insert(label.clone(), (n, status, h)) {
-            let k = self.sort_key(old);
-            self.order.remove(&(k, label.clone()));
+    #[allow(clippy::too_many_arguments)]
+    fn alloc(&mut self, pos: G::Position, parent: u32, index: u32, ply: u32, role: Role, label: u128, bits: u32) -> u32 {
+        self.stamps += 1;
+        self.made += 1;
+        let node = Node {
+            pos,
+            parent,
+            index,
+            ply,
+            role,
+            label,
+            bits,
+            moves: None,
+            children: Vec::new(),
+            state: None,
+            stamp: self.stamps,
+            value: None,
+        };
+        if let Some(i) = self.free.pop() {
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
         }
-        self.order.insert((self.sort_key(h), label));
-        self.report.max_open = self.report.max_open.max(self.order.len() as u64);
     }
 
-    fn remove(&mut self, label: &[u32]) {
-        if let Some((_, _, h)) = self.by_label.remove(label) {
-            let k = self.sort_key(h);
-            self.order.remove(&(k, label.to_vec()));
+    /// Returns a node's slot to the free list (its state must be gone).
+    fn release(&mut self, n: u32) {
+        let node = &mut self.nodes[n as usize];
+        debug_assert!(node.state.is_none());
+        node.stamp = 0;
+        node.moves = None;
+        node.value = None;
+        node.children = Vec::new();
+        self.free.push(n);
+    }
+
+    fn push(&mut self, n: u32, status: Status, h: Value) {
+        self.remove(n);
+        let key = self.sort_key(h);
+        let node = &mut self.nodes[n as usize];
+        node.state = Some((status, h));
+        self.open.insert((key, node.label, n));
+        self.report.max_open = self.report.max_open.max(self.open.len() as u64);
+    }
+
+    fn remove(&mut self, n: u32) {
+        let node = &mut self.nodes[n as usize];
+        if let Some((_, h)) = node.state.take() {
+            let key = if self.dual { h } else { -h };
+            self.open.remove(&(key, node.label, n));
         }
     }
 
@@ -302,10 +372,25 @@ impl<'a, G: Game> Sim<'a, G> {
         self.nodes[n as usize].moves.as_ref().map_or(0, Vec::len)
     }
 
-    /// Child `i` of `n`, made if new.
+    /// Child `i` of `n`, made if new (the moves of `n` must be known).
     fn child(&mut self, n: u32, i: u32) -> Result<u32, SimError> {
         if let Some(&c) = self.nodes[n as usize].children.get(i as usize) {
-            return Ok(c);
+            return if c == NONE {
+                Err(SimError::BadGame("a child was asked for again after it was solved".into()))
+            } else {
+                Ok(c)
+            };
+        }
+        let node = &self.nodes[n as usize];
+        let count = node.moves.as_ref().map_or(0, Vec::len);
+        let need = child_bits(count);
+        if need > node.bits {
+            return Err(SimError::Unsupported(format!(
+                "the tree is too deep and wide for the OPEN list's left-to-right order \
+                 (a node at depth {} has {count} children; the sum of ceil(log2(branching)) \
+                 along a path must stay within 128)",
+                node.ply
+            )));
         }
         // Children are made in order (case 3 makes them all; 2 and 6 one after the other).
         while self.nodes[n as usize].children.len() <= i as usize {
@@ -318,23 +403,58 @@ impl<'a, G: Game> Sim<'a, G> {
                 .ok_or_else(|| SimError::BadGame("a child past the end of a position's moves".into()))?;
             let pos = self.game.play(&node.pos, mv);
             let role = self.game.role(&pos);
-            let mut path = node.path.clone();
-            path.push(k as u32);
+            let shift = node.bits - need;
+            // An only child's index is 0 and adds nothing (the shift may be 128).
+            let label = node.label | (k as u128).wrapping_shl(shift);
             let ply = node.ply + 1;
-            let c = self.nodes.len() as u32;
-            self.nodes.push(Node {
-                pos,
-                parent: n,
-                index: k as u32,
-                ply,
-                role,
-                path,
-                moves: None,
-                children: Vec::new(),
-            });
+            let c = self.alloc(pos, n, k as u32, ply, role, label, shift);
             self.nodes[n as usize].children.push(c);
         }
         Ok(self.nodes[n as usize].children[i as usize])
+    }
+
+    /// Whether some state below `p` has a better merit than `h`.
+    fn better_below(&mut self, p: u32, h: Value) -> bool {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.extend(self.nodes[p as usize].children.iter().copied().filter(|&c| c != NONE));
+        let mut found = false;
+        while let Some(c) = stack.pop() {
+            let node = &self.nodes[c as usize];
+            if let Some((_, m)) = node.state {
+                if self.better(m, h) {
+                    found = true;
+                    break;
+                }
+            }
+            stack.extend(node.children.iter().copied().filter(|&c| c != NONE));
+        }
+        self.stack = stack;
+        found
+    }
+
+    /// Removes every state below `p` from OPEN and frees the nodes there.
+    fn purge_below(&mut self, p: u32) {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.extend(self.nodes[p as usize].children.drain(..).filter(|&c| c != NONE));
+        while let Some(c) = stack.pop() {
+            self.remove(c);
+            stack.extend(self.nodes[c as usize].children.drain(..).filter(|&c| c != NONE));
+            self.release(c);
+        }
+        self.stack = stack;
+    }
+
+    /// The path of node `n` from the root (child indices).
+    fn path(&self, mut n: u32) -> Vec<u32> {
+        let mut path = Vec::new();
+        while self.nodes[n as usize].parent != NONE {
+            path.push(self.nodes[n as usize].index);
+            n = self.nodes[n as usize].parent;
+        }
+        path.reverse();
+        path
     }
 
     /// Gamma on the state `(n, status, h)`, which is on OPEN; `false` if
@@ -345,18 +465,20 @@ impl<'a, G: Game> Sim<'a, G> {
         match status {
             Status::Live => {
                 let count = self.moves(n);
-                let label = self.nodes[n as usize].path.clone();
-                self.remove(&label);
+                self.remove(n);
                 if count == 0 {
                     // Case 1.
                     self.report.leaf_evals += 1;
-                    let v = match self.evaluated.remove(&n) {
+                    let v = match self.nodes[n as usize].value.take() {
                         Some(v) => v,
                         None => checked(self.game.evaluate(&self.nodes[n as usize].pos))
                             .map_err(|e| SimError::BadGame(e.to_string()))?,
                     };
-                    if let Some(l) = &mut self.leaves {
-                        l.push(label);
+                    if self.leaves.is_some() {
+                        let path = self.path(n);
+                        if let Some(l) = &mut self.leaves {
+                            l.push(path);
+                        }
                         self.values.push(v);
                     }
                     let clipped = if self.dual { h.max(v) } else { h.min(v) };
@@ -375,34 +497,28 @@ impl<'a, G: Game> Sim<'a, G> {
             }
             Status::Solved => {
                 let p = self.nodes[n as usize].parent;
+                let index = self.nodes[n as usize].index;
                 if role != all {
                     // Case 4: sound only if no other state below the
                     // parent has a better merit.
-                    let prefix = self.nodes[p as usize].path.clone();
-                    let below: Vec<(Vec<u32>, Value)> = self
-                        .by_label
-                        .range(prefix.clone()..)
-                        .take_while(|(l, _)| l.starts_with(&prefix))
-                        .map(|(l, &(_, _, m))| (l.clone(), m))
-                        .collect();
-                    if below.iter().any(|(_, m)| self.better(*m, h)) {
+                    if self.better_below(p, h) {
                         return Ok(false);
                     }
-                    for (l, _) in &below {
-                        self.remove(l);
-                    }
-                    if p == 0 {
-                        self.best = Some((self.nodes[n as usize].index, h));
+                    self.purge_below(p);
+                    if self.nodes[p as usize].parent == NONE {
+                        self.best = Some((index, h));
                     }
                     self.push(p, Status::Solved, h);
                 } else {
-                    let label = self.nodes[n as usize].path.clone();
-                    self.remove(&label);
-                    let index = self.nodes[n as usize].index;
-                    if p == 0 && self.best.is_none_or(|(_, old)| old != h) {
+                    self.remove(n);
+                    if self.nodes[p as usize].parent == NONE && self.best.is_none_or(|(_, old)| old != h) {
                         // The root's merit only improves: a change is a new best.
                         self.best = Some((index, h));
                     }
+                    // `n` leaves the search (its own descendants left when it was solved).
+                    self.purge_below(n);
+                    self.nodes[p as usize].children[index as usize] = NONE;
+                    self.release(n);
                     let count = self.moves(p);
                     if index as usize + 1 == count {
                         // Case 5.
@@ -436,6 +552,69 @@ mod tests {
         assert_eq!(r.idle, 0);
         assert_eq!(r.rounds, r.work);
         assert_eq!(leaves.unwrap().len() as u64, r.leaf_evals);
+    }
+
+    /// A chain of `len` plies with two leaves at its end, roles alternating.
+    struct Chain {
+        len: u32,
+    }
+
+    impl Game for Chain {
+        type Position = (u32, u32);
+        type Move = u32;
+        fn root(&self) -> (u32, u32) {
+            (0, 0)
+        }
+        fn role(&self, pos: &(u32, u32)) -> Role {
+            if pos.0 % 2 == 0 {
+                Role::Max
+            } else {
+                Role::Min
+            }
+        }
+        fn moves(&self, pos: &(u32, u32), out: &mut Vec<u32>) {
+            match pos.0.cmp(&self.len) {
+                std::cmp::Ordering::Less => out.push(0),
+                std::cmp::Ordering::Equal => out.extend([1, 2]),
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        fn play(&self, pos: &(u32, u32), mv: u32) -> (u32, u32) {
+            (pos.0 + 1, mv)
+        }
+        fn evaluate(&self, pos: &(u32, u32)) -> Value {
+            10 * pos.1 as Value
+        }
+    }
+
+    #[test]
+    fn a_long_chain_costs_memory_in_its_length_not_its_square() {
+        // With Dewey labels kept in every node this took 11.5 GB at 60,000
+        // plies; now the arena holds the chain once and OPEN a few states.
+        let len = 200_000;
+        let game = Chain { len };
+        for p in [1, 2, 4] {
+            let mut sim = Sim::new(&game, false, None, p, false);
+            let mut taken = Vec::new();
+            let value = loop {
+                sim.take_into(p, &mut taken);
+                if let Some(v) = sim.round(&taken).unwrap() {
+                    break v;
+                }
+            };
+            // The last mover picks the better leaf: MAX at an even length.
+            assert_eq!(value, 20);
+            assert_eq!(sim.made(), len as u64 + 3);
+            assert!(sim.nodes.len() <= len as usize + 3);
+            assert!(sim.report.max_open <= 2, "{}", sim.report.max_open);
+        }
+    }
+
+    #[test]
+    fn a_tree_too_deep_and_wide_for_the_labels_is_refused() {
+        let tree = RandomTree::new(RandomSpec::parse("width=2,depth=140,seed=1").unwrap());
+        let e = simulate(&tree, false, &SimOptions::default()).unwrap_err();
+        assert!(matches!(&e, SimError::Unsupported(r) if r.contains("128")), "{e}");
     }
 
     #[test]
