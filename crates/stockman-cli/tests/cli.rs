@@ -2966,3 +2966,28 @@ fn the_root_split_and_the_forecast_of_both_schemes() {
     let r = fails(&["simulate", "--random", "width=2,depth=2", "--schemes", "tdsab"]);
     assert_contains(&r.stderr, &["--distributed"]);
 }
+
+#[test]
+fn one_thread_through_the_shared_table_is_the_parallel_baseline() {
+    // `--shared-table` searches the depth-first algorithms on one thread
+    // through the table threads share (two entries a bucket, not three):
+    // the same values; best-first ones are not affected.
+    let tree = ["--random", "width=6,depth=6,seed=5,range=0..40", "--format", "json"];
+    let algos = "alphabeta,negascout,mtdf,mtd-bi,mt-sss,bns,sss";
+    let plain = ok(&[&["solve", "--algo", algos][..], &tree[..]].concat());
+    let shared = ok(&[&["solve", "--algo", algos, "--shared-table"][..], &tree[..]].concat());
+    let again = ok(&[&["solve", "--algo", algos, "--shared-table"][..], &tree[..]].concat());
+    let rows = |out: &Run| -> Vec<serde_json::Value> { serde_json::from_str(&out.stdout).unwrap() };
+    let (plain, shared, again) = (rows(&plain), rows(&shared), rows(&again));
+    assert_eq!(plain.len(), 7);
+    for ((p, s), a) in plain.iter().zip(&shared).zip(&again) {
+        assert_eq!(p["value"], s["value"], "{p}\n{s}");
+        // One thread through it is deterministic.
+        assert_eq!(s["stats"]["nodes"], a["stats"]["nodes"], "{s}");
+        if p["algorithm"] == "sss" {
+            assert_eq!(p["stats"]["leaf_evals"], s["stats"]["leaf_evals"]);
+        }
+    }
+    let mtdf = shared.iter().find(|r| r["algorithm"] == "mtdf").unwrap();
+    assert!(mtdf["stats"]["tt_probes"].as_u64().unwrap() > 0, "{mtdf}");
+}

@@ -407,6 +407,31 @@ fn threads_search_a_chain_almost_a_million_deep() {
     }
 }
 
+/// SSS* and Dual* in rounds on a chain 200,000 plies deep: the rounds'
+/// OPEN list used to keep every node's whole path (24 GB reached and
+/// killed at this depth); now it holds the live tree once.
+#[test]
+fn rounds_search_a_chain_200000_deep() {
+    let n = 200_000;
+    let f = TempFile::new("deep-rounds.tree", format!("{}[1,2]{}", "[".repeat(n), "]".repeat(n)));
+    let rows = solve_json(&[
+        "--tree",
+        f.arg(),
+        "--algo",
+        "sss,dual",
+        "--threads",
+        "2",
+        "--parallel",
+        "rounds",
+    ]);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        // The pair's node is 200,000 plies down: MAX chooses.
+        assert_eq!(r["value"], Json::from(2), "{r}");
+        assert_eq!(r["best_move"], Json::from(0), "{r}");
+    }
+}
+
 /// A helper thread that cannot be started (here: its 256 MiB stack does
 /// not fit the address space left) is an error that says so, never a
 /// search on fewer threads than asked; the same limit lets one thread run.

@@ -2,7 +2,7 @@
 # Reproduces docs/experiments/parallel.md: the simulated machines (exact,
 # the same on every run) and the real-thread benchmark on this machine
 # (interleaved runs; times vary with the machine and its load).
-# Usage: docs/experiments/parallel/run.sh [simulate|bench|all]
+# Usage: docs/experiments/parallel/run.sh [simulate|bench|rounds|all]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 cargo build --release -q -p stockman-cli
@@ -19,32 +19,13 @@ if [[ $what == simulate || $what == all ]]; then
 fi
 
 if [[ $what == bench || $what == all ]]; then
-  # The heaviest positions of Test_L1_R3's first 40 (by one-thread time),
-  # exact solves with MTD(bi); 1 and 2 threads interleaved, twice.
-  echo "position threads parallel value nodes seconds" > $OUT/bench-connect4.txt
-  for rep in 1 2; do
-    for pos in 64 5776 17277 527376 13712; do
-      for cfg in "1 abdada" "2 abdada" "2 lazy-smp"; do
-        set -- $cfg
-        s=$( { /usr/bin/time -f "%e" $B solve --game connect4 --position $pos --algo mtd-bi \
-               --threads $1 --parallel $2 --format json > /tmp/stockman-bench.json; } 2>&1 )
-        python3 - "$pos" "$1" "$2" "$s" >> $OUT/bench-connect4.txt <<'PY'
-import json, sys
-r = json.load(open("/tmp/stockman-bench.json"))
-r = r[0] if isinstance(r, list) else r
-print(sys.argv[1], sys.argv[2], sys.argv[3], r["value"], r["stats"]["nodes"], sys.argv[4])
-PY
-      done
-    done
-  done
-  # The empty board, once each way.
-  for t in 1 2; do
-    s=$( { /usr/bin/time -f "%e" $B solve --game connect4 --algo mtd-bi --threads $t --format json > /tmp/stockman-bench.json; } 2>&1 )
-    python3 - "empty" "$t" "abdada" "$s" >> $OUT/bench-connect4.txt <<'PY'
-import json, sys
-r = json.load(open("/tmp/stockman-bench.json"))
-r = r[0] if isinstance(r, list) else r
-print(sys.argv[1], sys.argv[2], sys.argv[3], r["value"], r["stats"]["nodes"], sys.argv[4])
-PY
-  done
+  # Heavy Connect Four, FFO #40-#44 and chess to a depth; one thread through
+  # the fixed and the shared table, ABDADA and Lazy SMP on two; 5 interleaved
+  # rounds; medians with 95% bootstrap intervals and the 0.70x goal's verdict.
+  python3 $OUT/bench.py $B --rounds 5 > $OUT/bench.md
+fi
+
+if [[ $what == rounds || $what == all ]]; then
+  # Parallel SSS* in rounds against the sequential SSS*, free and 20 us leaves.
+  python3 $OUT/rounds.py $B --rounds 7 > $OUT/rounds.md
 fi

@@ -174,7 +174,12 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
                 list.push(hint);
             }
             let start = turn % n;
-            list.extend((start..n).chain(0..start).map(|i| i as u32).filter(|&i| !(self.move_first && i == hint)));
+            list.extend(
+                (start..n)
+                    .chain(0..start)
+                    .map(|i| i as u32)
+                    .filter(|&i| !(self.move_first && i == hint)),
+            );
             return Order::Listed(list);
         }
         if !(self.history || self.killers) || self.cx.game.move_key(pos, moves[0]).is_none() {

@@ -66,7 +66,13 @@ pub fn supports(algo: Algorithm) -> bool {
 /// The options of helper `i` (from 1): the same search, ordered otherwise
 /// when `diversify`, and under iterative deepening (`deepened`) one ply
 /// deeper for every other helper.
-fn helper_options(opts: &SearchOptions, i: usize, stop: &Arc<AtomicBool>, diversify: bool, deepened: bool) -> SearchOptions {
+fn helper_options(
+    opts: &SearchOptions,
+    i: usize,
+    stop: &Arc<AtomicBool>,
+    diversify: bool,
+    deepened: bool,
+) -> SearchOptions {
     let mut o = opts.clone();
     o.control.stop = Some(stop.clone());
     o.control.progress = None;
@@ -208,7 +214,11 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 .stack_size(helper_stack(opts))
                 .spawn_scoped(scope, move || {
                     // Lazy SMP's helpers start at different root moves.
-                    let mut heur = if exclusive { Heuristics::new() } else { Heuristics::turned(i as u32) };
+                    let mut heur = if exclusive {
+                        Heuristics::new()
+                    } else {
+                        Heuristics::turned(i as u32)
+                    };
                     for job in inbox {
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             match run(
@@ -334,5 +344,48 @@ fn run<G: Game, O: Observer>(
     match iteration {
         None => algo.windowed(game, opts, obs, table, heur, (-crate::INF, crate::INF)),
         Some(previous) => iterative::iteration(game, algo, opts, obs, &mut table, heur, previous),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::LeafRecorder;
+    use crate::{ExplicitTree, Role, Search};
+
+    #[test]
+    fn a_turned_helper_starts_at_another_root_move_and_finds_the_same_value() {
+        let tree = ExplicitTree::parse("[[3,12,8],[2,4,6],[14,5,2]]", Role::Max).unwrap();
+        let opts = SearchOptions::default();
+        for turn in 0..4u32 {
+            let mut heur = Heuristics::turned(turn);
+            let mut rec = LeafRecorder::default();
+            let out = Search::new(Algorithm::AlphaBeta, &opts)
+                .heuristics(&mut heur)
+                .observer(&mut rec)
+                .run(&tree)
+                .unwrap();
+            assert_eq!(out.value, Some(3));
+            assert_eq!(out.best_index, Some(0));
+            // The first leaf lies under root move `turn` (mod 3); below
+            // the root the order is the plain one.
+            assert_eq!(rec.leaves[0].0, vec![turn % 3, 0], "turn {turn}");
+        }
+    }
+
+    #[test]
+    fn odd_helpers_search_one_ply_deeper_under_deepening_only() {
+        let opts = SearchOptions {
+            limits: crate::Limits::to_depth(6),
+            ..SearchOptions::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let depth = |i, diversify, deepened| helper_options(&opts, i, &stop, diversify, deepened).limits.depth;
+        assert_eq!(depth(1, true, true), Some(7));
+        assert_eq!(depth(2, true, true), Some(6));
+        assert_eq!(depth(3, true, true), Some(7));
+        // Not deepened (the answer would be the deeper search's), nor ABDADA.
+        assert_eq!(depth(1, true, false), Some(6));
+        assert_eq!(depth(1, false, true), Some(6));
     }
 }

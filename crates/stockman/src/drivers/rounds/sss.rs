@@ -115,6 +115,8 @@ pub(crate) struct Sim<'a, G: Game> {
     stamps: u64,
     /// Nodes made so far (freed ones included).
     made: u64,
+    /// Interior nodes replaced by their children so far (cases 2 and 3).
+    expanded: u64,
     /// OPEN in order: (sort key, label, node); the key is `-h` for SSS\*.
     open: BTreeSet<(Value, u128, u32)>,
     /// Reused by the walks below a node, so that a step does not allocate.
@@ -191,6 +193,7 @@ impl<'a, G: Game> Sim<'a, G> {
             free: Vec::new(),
             stamps: 0,
             made: 0,
+            expanded: 0,
             open: BTreeSet::new(),
             stack: Vec::new(),
             report: SimReport {
@@ -220,7 +223,10 @@ impl<'a, G: Game> Sim<'a, G> {
     /// The LIVE states of `taken` whose moves nobody has asked for yet,
     /// with their positions and whether they are at the horizon: the work
     /// a round can do ahead, on other threads.
-    pub fn pending<'s>(&'s self, taken: &'s Taken) -> impl Iterator<Item = (u32, &'s G::Position, bool)> + 's {
+    pub fn pending<'s>(
+        &'s self,
+        taken: &'s [(u32, u64, Status, Value)],
+    ) -> impl Iterator<Item = (u32, &'s G::Position, bool)> + 's {
         taken
             .iter()
             .filter(|(n, _, status, _)| *status == Status::Live && self.nodes[*n as usize].moves.is_none())
@@ -241,7 +247,7 @@ impl<'a, G: Game> Sim<'a, G> {
     /// One round: Gamma on each state of `taken` in turn (a state purged or
     /// replaced earlier in the round, or that must wait, idles its
     /// processor). The root's value once it is solved at the head of OPEN.
-    pub fn round(&mut self, taken: &Taken) -> Result<Option<Value>, SimError> {
+    pub fn round(&mut self, taken: &[(u32, u64, Status, Value)]) -> Result<Option<Value>, SimError> {
         self.report.rounds += 1;
         self.report.idle += (self.report.processors.saturating_sub(taken.len())) as u64;
         for &(n, stamp, status, h) in taken {
@@ -270,6 +276,11 @@ impl<'a, G: Game> Sim<'a, G> {
     /// Positions made so far (the root and every child), as searches count nodes.
     pub fn made(&self) -> u64 {
         self.made
+    }
+
+    /// Interior nodes expanded so far (cases 2 and 3).
+    pub fn expanded(&self) -> u64 {
+        self.expanded
     }
 
     /// The leaves evaluated so far (paths and values, in order), if recorded.
@@ -305,7 +316,16 @@ impl<'a, G: Game> Sim<'a, G> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn alloc(&mut self, pos: G::Position, parent: u32, index: u32, ply: u32, role: Role, label: u128, bits: u32) -> u32 {
+    fn alloc(
+        &mut self,
+        pos: G::Position,
+        parent: u32,
+        index: u32,
+        ply: u32,
+        role: Role,
+        label: u128,
+        bits: u32,
+    ) -> u32 {
         self.stamps += 1;
         self.made += 1;
         let node = Node {
@@ -376,7 +396,9 @@ impl<'a, G: Game> Sim<'a, G> {
     fn child(&mut self, n: u32, i: u32) -> Result<u32, SimError> {
         if let Some(&c) = self.nodes[n as usize].children.get(i as usize) {
             return if c == NONE {
-                Err(SimError::BadGame("a child was asked for again after it was solved".into()))
+                Err(SimError::BadGame(
+                    "a child was asked for again after it was solved".into(),
+                ))
             } else {
                 Ok(c)
             };
@@ -485,10 +507,12 @@ impl<'a, G: Game> Sim<'a, G> {
                     self.push(n, Status::Solved, clipped);
                 } else if role != all {
                     // Case 2.
+                    self.expanded += 1;
                     let c = self.child(n, 0)?;
                     self.push(c, Status::Live, h);
                 } else {
                     // Case 3.
+                    self.expanded += 1;
                     for i in 0..count as u32 {
                         let c = self.child(n, i)?;
                         self.push(c, Status::Live, h);
@@ -566,7 +590,7 @@ mod tests {
             (0, 0)
         }
         fn role(&self, pos: &(u32, u32)) -> Role {
-            if pos.0 % 2 == 0 {
+            if pos.0.is_multiple_of(2) {
                 Role::Max
             } else {
                 Role::Min
