@@ -16,11 +16,12 @@ Prints Markdown. Values are checked equal.
 
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import time
+
+from bench import interval  # the same 95% bootstrap interval as the bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -39,12 +40,6 @@ def run(args):
         sys.exit(f"FAILED ({p.returncode}): {' '.join(args)}\n{p.stderr}")
     rows = json.loads(p.stdout)
     return rows[0] if isinstance(rows, list) else rows
-
-
-def interval(xs, stat=statistics.median, n=2000):
-    rng = random.Random(1)
-    boots = sorted(stat([rng.choice(xs) for _ in xs]) for _ in range(n))
-    return boots[int(0.025 * n)], boots[int(0.975 * n) - 1]
 
 
 def main():

@@ -84,6 +84,27 @@ impl Polarity {
 
 const NONE: u32 = u32::MAX;
 
+/// Bits of label that each of `n` children needs (an only child none):
+/// the left-to-right labels of this OPEN list and of the rounds'
+/// ([`crate::drivers::rounds::sss`]).
+#[inline]
+pub(crate) fn child_bits(n: u32) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        u32::BITS - (n - 1).leading_zeros()
+    }
+}
+
+/// Why a node at `depth` with `n` children cannot be labelled.
+pub(crate) fn too_deep(depth: u32, n: usize) -> String {
+    format!(
+        "the tree is too deep and wide for the OPEN list's left-to-right order \
+         (a node at depth {depth} has {n} children; the sum of ceil(log2(branching)) \
+         along a path must stay within 128)"
+    )
+}
+
 /// Marks a queue entry that stands for the pending children of a node.
 const BATCH: u32 = 1 << 31;
 /// Marks a queue entry that is a SOLVED leaf child of a node, kept without
@@ -167,16 +188,6 @@ impl<P> Node<P> {
         self.status.take().map(|s| (s, self.h))
     }
 
-    /// Bits of label that each of `n` children needs.
-    #[inline]
-    fn child_bits(n: u32) -> u32 {
-        if n == 1 {
-            0
-        } else {
-            u32::BITS - (n - 1).leading_zeros()
-        }
-    }
-
     /// The label and free bits of child `i` of the node's `nchildren`: `i`
     /// appended in `ceil(log2 n)` bits; an only child shares its parent's
     /// label, so chains of any length cost nothing. The bits must have
@@ -195,7 +206,7 @@ impl<P> Node<P> {
     #[inline]
     fn set_children(&mut self, n: u32) {
         self.nchildren = n;
-        self.shift = (self.bits as u32 - Self::child_bits(n)) as u8;
+        self.shift = (self.bits as u32 - child_bits(n)) as u8;
     }
 
     /// The index of the child whose label is `label`.
@@ -462,14 +473,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     #[inline]
     fn check_bits(&self, p: u32, n: u32) -> Result<(), SearchError> {
         let p = &self.nodes[p as usize];
-        if Node::<G::Position>::child_bits(n) > p.bits as u32 {
+        if child_bits(n) > p.bits as u32 {
             return Err(SearchError::Unsupported {
-                reason: format!(
-                    "the tree is too deep and wide for the OPEN list's left-to-right order \
-                     (a node at depth {} has {n} children; the sum of ceil(log2(branching)) \
-                     along a path must stay within 128)",
-                    p.depth
-                ),
+                reason: too_deep(p.depth, n as usize),
             });
         }
         Ok(())

@@ -24,7 +24,7 @@
 //! algorithm in [`capabilities`], which every predicate reads.
 
 pub mod alphabeta;
-mod best_first;
+pub(crate) mod best_first;
 pub mod bns;
 pub mod capabilities;
 pub(crate) mod context;

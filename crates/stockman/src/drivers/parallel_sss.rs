@@ -25,11 +25,11 @@
 //! when a helper's share is expected to cost more than a meeting (a running
 //! average of a state's cost, read off the clock); when a leaf costs little
 //! (random trees, a material count) the calling thread works alone, and
-//! the rounds' bookkeeping is the cost. When they share, they also work out
-//! what the next states on OPEN will need (up to [`LOOK_AHEAD`] rounds'
-//! worth), so that a round whose own states need a single leaf still keeps
-//! every thread busy; a state purged before its turn wastes that work, on
-//! a thread that would otherwise have waited. Neither choice changes which
+//! the rounds' bookkeeping is the cost. A helper whose part of the round is
+//! shorter than the calling thread's may be given work for the next states
+//! on OPEN ([`LOOK_AHEAD`] rounds down; 1, none, since more measured
+//! slower): a state purged before its turn wastes that work, on a thread
+//! that would otherwise have waited. Neither choice changes which
 //! states a round steps, so the leaves stay those of the rounds. It pays
 //! where evaluation dominates, and it is here to measure that claim of the
 //! literature, not as the fastest way to search.
@@ -98,8 +98,11 @@ where
 /// and, at a leaf, value are needed; `true` marks one at the horizon.
 type Work<P> = Vec<(u32, P, bool)>;
 
+/// What a thread found for one node: its moves and a leaf's value.
+type Worked<M> = (u32, Vec<M>, Option<Result<Value, SearchError>>);
+
 /// What a thread found: per node, its moves and a leaf's value.
-type Found<M> = Vec<(u32, Vec<M>, Option<Result<Value, SearchError>>)>;
+type Found<M> = Vec<Worked<M>>;
 
 /// The moves and leaf values of `work`.
 fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
@@ -109,13 +112,7 @@ fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
 }
 
 /// The moves of node `n` at `pos` and, at a leaf, its value.
-#[allow(clippy::type_complexity)]
-fn work_one<G: Game>(
-    game: &G,
-    n: u32,
-    pos: &G::Position,
-    at_horizon: bool,
-) -> (u32, Vec<G::Move>, Option<Result<Value, SearchError>>) {
+fn work_one<G: Game>(game: &G, n: u32, pos: &G::Position, at_horizon: bool) -> Worked<G::Move> {
     let mut moves = Vec::new();
     if !at_horizon {
         game.moves(pos, &mut moves);
@@ -385,15 +382,14 @@ where
                     .chain(sim.pending(&window[own..]).take(part * threads - needed))
                     .map(|(n, pos, h)| (n, pos.clone(), h))
                     .collect();
-                let share = part;
                 let mut chunks = pending.into_iter();
-                let mine: Work<G::Position> = chunks.by_ref().take(share).collect();
+                let mine: Work<G::Position> = chunks.by_ref().take(part).collect();
                 // Cleared before any share is out: a helper may take its share
                 // as soon as it is in the slot (still waking from the last round).
                 meet.done.store(0, Ordering::Release);
                 let mut sent = 0;
                 for slot in &slots {
-                    let chunk: Work<G::Position> = chunks.by_ref().take(share).collect();
+                    let chunk: Work<G::Position> = chunks.by_ref().take(part).collect();
                     if chunk.is_empty() {
                         break;
                     }

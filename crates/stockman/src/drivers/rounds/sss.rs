@@ -61,6 +61,7 @@
 //! ```
 
 use super::{SimError, SimOptions, SimReport};
+use crate::algorithms::best_first::{child_bits, too_deep};
 use crate::game::Game;
 use crate::search::checked;
 use crate::value::{Role, Value, INF};
@@ -168,15 +169,6 @@ pub fn simulate_recorded<G: Game>(
         if sim.report.work >= opts.max_work {
             return Err(SimError::WorkLimit(opts.max_work));
         }
-    }
-}
-
-/// Bits of label that each of `n` children needs (an only child none).
-fn child_bits(n: usize) -> u32 {
-    if n <= 1 {
-        0
-    } else {
-        usize::BITS - (n - 1).leading_zeros()
     }
 }
 
@@ -372,10 +364,9 @@ impl<'a, G: Game> Sim<'a, G> {
     }
 
     fn remove(&mut self, n: u32) {
-        let node = &mut self.nodes[n as usize];
-        if let Some((_, h)) = node.state.take() {
-            let key = if self.dual { h } else { -h };
-            self.open.remove(&(key, node.label, n));
+        if let Some((_, h)) = self.nodes[n as usize].state.take() {
+            let key = self.sort_key(h);
+            self.open.remove(&(key, self.nodes[n as usize].label, n));
         }
     }
 
@@ -405,14 +396,9 @@ impl<'a, G: Game> Sim<'a, G> {
         }
         let node = &self.nodes[n as usize];
         let count = node.moves.as_ref().map_or(0, Vec::len);
-        let need = child_bits(count);
+        let need = child_bits(u32::try_from(count).unwrap_or(u32::MAX));
         if need > node.bits {
-            return Err(SimError::Unsupported(format!(
-                "the tree is too deep and wide for the OPEN list's left-to-right order \
-                 (a node at depth {} has {count} children; the sum of ceil(log2(branching)) \
-                 along a path must stay within 128)",
-                node.ply
-            )));
+            return Err(SimError::Unsupported(too_deep(node.ply, count)));
         }
         // Children are made in order (case 3 makes them all; 2 and 6 one after the other).
         while self.nodes[n as usize].children.len() <= i as usize {
