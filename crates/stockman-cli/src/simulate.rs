@@ -39,6 +39,17 @@ pub struct SimulateArgs {
     /// Stop a simulation after this much work (Gamma steps or nodes).
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     pub max_work: u64,
+    /// Rounds a remote access costs, for a cluster's memory: under ABDADA
+    /// the table is spread over the processors (key k on processor k mod P)
+    /// and a visit whose entry is elsewhere waits K rounds; parallel SSS*'s
+    /// OPEN lives on processor 0, and a round another processor worked in
+    /// lasts K rounds longer. 0: shared memory.
+    #[arg(long, value_name = "K", default_value_t = 0, conflicts_with = "distributed")]
+    pub table_latency: u64,
+    /// ABDADA under iterative deepening (depth 1, 2, ... --depth, one
+    /// table, MTD(f) from the previous depth's value), as `solve --iterative`.
+    #[arg(long, requires = "depth", conflicts_with = "distributed")]
+    pub iterative: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -60,6 +71,8 @@ struct Row {
     overhead: f64,
     leaf_evals: u64,
     idle: u64,
+    /// Processor-rounds spent waiting for remote accesses (--table-latency).
+    stalled: u64,
     max_open: u64,
 }
 
@@ -143,6 +156,8 @@ fn simulate<G: Game>(
                 max_work: args.max_work,
                 record_leaves: false,
                 table_move_first: moves_first,
+                table_latency: args.table_latency,
+                iterative: args.iterative,
             };
             let r = match algo {
                 Algorithm::Sss => sss::simulate(game, false, &opts),
@@ -164,6 +179,7 @@ fn simulate<G: Game>(
                 overhead: r.overhead_over(&one),
                 leaf_evals: r.leaf_evals,
                 idle: r.idle,
+                stalled: r.stalled,
                 max_open: r.max_open,
             });
         }
@@ -192,11 +208,12 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
     let algos = algorithms(args.algo.as_deref().unwrap_or("sss,alphabeta"))?;
     let counts = processor_counts(&args.processors)?;
     let rows = if let Some(kind) = args.source.game {
-        // A simulation keeps every node it visits: only tic-tac-toe is
-        // small enough to simulate to the end of the game.
-        if kind != GameKind::TicTacToe && args.depth.is_none() {
+        // A simulation keeps every node it visits: of the games' starts,
+        // only tic-tac-toe's is small enough to simulate to the end (an
+        // endgame position is, and --max-work bounds it).
+        if kind != GameKind::TicTacToe && args.depth.is_none() && args.position.is_none() {
             bail!(
-                "simulating {} to the end would keep billions of nodes: give --depth",
+                "simulating {} to the end would keep billions of nodes: give --depth, or an endgame --position",
                 kind.name()
             );
         }
@@ -223,13 +240,22 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
         Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
         Format::Text => {
             println!(
-                "{:10} {:>5} {:>7} {:>12} {:>8} {:>12} {:>8} {:>10} {:>10}",
-                "algorithm", "P", "value", "rounds", "speedup", "work", "overhead", "leaves", "idle"
+                "{:10} {:>5} {:>7} {:>12} {:>8} {:>12} {:>8} {:>10} {:>10} {:>10}",
+                "algorithm", "P", "value", "rounds", "speedup", "work", "overhead", "leaves", "idle", "stalled"
             );
             for r in &rows {
                 println!(
-                    "{:10} {:>5} {:>7} {:>12} {:>8.2} {:>12} {:>8.3} {:>10} {:>10}",
-                    r.algorithm, r.processors, r.value, r.rounds, r.speedup, r.work, r.overhead, r.leaf_evals, r.idle
+                    "{:10} {:>5} {:>7} {:>12} {:>8.2} {:>12} {:>8.3} {:>10} {:>10} {:>10}",
+                    r.algorithm,
+                    r.processors,
+                    r.value,
+                    r.rounds,
+                    r.speedup,
+                    r.work,
+                    r.overhead,
+                    r.leaf_evals,
+                    r.idle,
+                    r.stalled
                 );
             }
         }

@@ -502,6 +502,11 @@ fn simulate_reports_rounds_and_refuses_bad_input() {
     let run = fails(&["simulate", "--game", "connect4"]);
     assert_eq!(run.code, Some(2), "{run:?}");
     assert_contains(&run.stderr, &["give --depth"]);
+    // An endgame position may be simulated to the end; the work limit
+    // bounds one that is not small.
+    let run = fails(&["simulate", "--game", "connect4", "--position", "4453", "--max-work", "1000"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_contains(&run.stderr, &["stopped after 1000 units of work"]);
     ok(&[
         "simulate",
         "--game",
@@ -511,4 +516,74 @@ fn simulate_reports_rounds_and_refuses_bad_input() {
         "--processors",
         "1,2",
     ]);
+}
+
+/// `simulate --table-latency` and `--iterative`: a remote access costs
+/// rounds (pinned), one processor never waits, the value stays; the
+/// options that do not fit are refused.
+#[test]
+fn simulate_table_latency_and_iterative_deepening() {
+    let args = [
+        "simulate",
+        "--random",
+        "width=4,depth=6,seed=5",
+        "--algo",
+        "sss,alphabeta",
+        "--processors",
+        "1,4",
+        "--table-latency",
+        "3",
+        "--format",
+        "json",
+    ];
+    let rows: Json = serde_json::from_str(&ok(&args).stdout).unwrap();
+    let got: Vec<(String, u64, u64, u64)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["algorithm"].as_str().unwrap().to_string(),
+                r["processors"].as_u64().unwrap(),
+                r["rounds"].as_u64().unwrap(),
+                r["stalled"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got[1], ("sss".to_string(), 4, 2554, 5742), "{got:?}");
+    assert_eq!(got[3], ("alphabeta".to_string(), 4, 1556, 4304), "{got:?}");
+    assert_eq!((got[0].3, got[2].3), (0, 0), "one processor never waits");
+    let deep = ok(&[
+        "simulate",
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "6",
+        "--iterative",
+        "--algo",
+        "mtdf,alphabeta",
+        "--processors",
+        "1,2",
+        "--format",
+        "json",
+    ]);
+    let rows: Json = serde_json::from_str(&deep.stdout).unwrap();
+    let value = solve_json(&["--game", "connect4", "--position", "4453", "--depth", "6", "--algo", "alphabeta"])[0]["value"].clone();
+    for r in rows.as_array().unwrap() {
+        assert_eq!(r["value"], value, "{r}");
+    }
+    for (bad, message) in [
+        (&["--iterative"][..], "--depth"),
+        (&["--iterative", "--depth", "2", "--algo", "sss"][..], "best-first"),
+        (&["--table-latency", "2", "--distributed"][..], "cannot be used with"),
+        (&["--table-latency", "x"][..], "invalid value 'x' for '--table-latency"),
+    ] {
+        let mut a = vec!["simulate", "--random", "width=2,depth=2,seed=1"];
+        a.extend_from_slice(bad);
+        let run = fails(&a);
+        assert_eq!(run.code, Some(2), "{bad:?}: {run:?}");
+        assert_contains(&run.stderr, &[message]);
+    }
 }

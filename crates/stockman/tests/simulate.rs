@@ -148,3 +148,129 @@ fn abdada_finds_the_minimax_value_at_every_processor_count() {
         );
     }
 }
+
+/// Iterative deepening under ABDADA: at one processor, the crate's own
+/// deepening driver with the table's move first, node for node; at more,
+/// the minimax value at the depth.
+#[test]
+fn iterative_abdada_on_one_processor_is_the_sequential_deepening_node_for_node() {
+    for seed in 1..=150u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        let full = 2 + (seed % 5) as u32;
+        for depth in [full - 1, full] {
+            let value = minimax(&tree, Some(depth));
+            for algo in abdada::ALGORITHMS {
+                let opts = stockman::SearchOptions {
+                    limits: Limits::to_depth(depth),
+                    enhancements: stockman::Enhancements {
+                        table_move_first: true,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let deep = algo.with_options(&opts).deepen().run(&tree).unwrap();
+                let sim = SimOptions {
+                    depth: Some(depth),
+                    iterative: true,
+                    table_move_first: true,
+                    ..SimOptions::default()
+                };
+                let r = abdada::simulate(&tree, algo, &sim).unwrap();
+                assert_eq!(Some(r.value), deep.value, "{} d{depth} {algo}", spec(seed));
+                assert_eq!(
+                    (r.work, r.leaf_evals, r.rounds),
+                    (deep.stats.nodes, deep.stats.leaf_evals, deep.stats.nodes),
+                    "{} d{depth} {algo}",
+                    spec(seed)
+                );
+                for processors in [2, 5] {
+                    let p = abdada::simulate(&tree, algo, &SimOptions { processors, ..sim.clone() }).unwrap();
+                    assert_eq!(p.value, value, "{} d{depth} {algo} P={processors}", spec(seed));
+                }
+            }
+        }
+    }
+}
+
+/// A remote access costs time, never the answer: one processor never
+/// waits; under ABDADA the waits are counted and the value stays; in
+/// parallel SSS\* the same rounds are stepped, each with a remote state
+/// lasting `k` rounds longer.
+#[test]
+fn table_latency_costs_rounds_not_answers() {
+    for seed in 1..=60u64 {
+        let tree = RandomTree::new(RandomSpec::parse(&spec(seed)).unwrap());
+        let value = minimax(&tree, None);
+        for k in [1u64, 4] {
+            for algo in abdada::ALGORITHMS {
+                let base = SimOptions::default();
+                let one = abdada::simulate(&tree, algo, &base).unwrap();
+                let far = SimOptions {
+                    table_latency: k,
+                    ..base.clone()
+                };
+                assert_eq!(abdada::simulate(&tree, algo, &far).unwrap(), one, "P = 1 never waits");
+                let four = SimOptions {
+                    processors: 4,
+                    ..far.clone()
+                };
+                let r = abdada::simulate(&tree, algo, &four).unwrap();
+                assert_eq!(r.value, value, "{} {algo} k={k}", spec(seed));
+                assert_eq!(r, abdada::simulate(&tree, algo, &four).unwrap(), "deterministic");
+                assert!(r.stalled > 0, "{} {algo} k={k}: three of four processors wait", spec(seed));
+                assert!(r.rounds * 4 >= r.work + r.stalled, "{} {algo} k={k}", spec(seed));
+            }
+            for dual in [false, true] {
+                let shared = SimOptions {
+                    processors: 4,
+                    ..SimOptions::default()
+                };
+                let near = sss::simulate(&tree, dual, &shared).unwrap();
+                let far = sss::simulate(
+                    &tree,
+                    dual,
+                    &SimOptions {
+                        table_latency: k,
+                        ..shared.clone()
+                    },
+                )
+                .unwrap();
+                assert_eq!((far.value, far.work, far.leaf_evals), (near.value, near.work, near.leaf_evals));
+                assert_eq!(far.max_open, near.max_open);
+                let longer = far.rounds - near.rounds;
+                assert_eq!(longer % k, 0, "{} dual={dual}", spec(seed));
+                assert!(far.stalled >= longer && far.stalled <= 3 * longer, "{} dual={dual}", spec(seed));
+                assert_eq!(
+                    far.rounds * 4,
+                    near.rounds * 4 + far.stalled + (far.idle - near.idle),
+                    "every processor-round is counted once"
+                );
+            }
+        }
+    }
+    // Pinned: a change to the model shows here.
+    let tree = RandomTree::new(RandomSpec::parse("width=4,depth=6,seed=5").unwrap());
+    let opts = SimOptions {
+        processors: 4,
+        table_latency: 3,
+        ..SimOptions::default()
+    };
+    let ab = abdada::simulate(&tree, Algorithm::AlphaBeta, &opts).unwrap();
+    let ss = sss::simulate(&tree, false, &opts).unwrap();
+    assert_eq!((ab.rounds, ab.work, ab.stalled), (1556, 1918, 4304), "ab");
+    assert_eq!((ss.rounds, ss.work, ss.stalled), (2554, 2512, 5742), "sss");
+}
+
+/// Iterative deepening needs a depth and a depth-first search.
+#[test]
+fn iterative_simulation_refuses_what_it_cannot_do() {
+    let tree = RandomTree::new(RandomSpec::parse("width=3,depth=3,seed=1").unwrap());
+    let no_depth = SimOptions {
+        iterative: true,
+        ..SimOptions::default()
+    };
+    let e = abdada::simulate(&tree, Algorithm::Mtdf, &no_depth).unwrap_err();
+    assert!(e.to_string().contains("needs a depth"), "{e}");
+    let e = sss::simulate(&tree, false, &SimOptions { depth: Some(3), ..no_depth }).unwrap_err();
+    assert!(e.to_string().contains("best-first"), "{e}");
+}

@@ -23,6 +23,14 @@
 //! There is no idle processor in ABDADA (every one searches from the
 //! root); its cost shows as work: the nodes all processors visited.
 //!
+//! Two options bring it nearer a real program and a cluster.
+//! [`SimOptions::iterative`] deepens one ply at a time through the one
+//! table, as a game program does (and as the real-thread bench measured).
+//! [`SimOptions::table_latency`] spreads the table over the processors: a
+//! visit whose entry lives on another processor waits that many rounds
+//! before it runs (stores and claim releases are messages nobody waits
+//! for), which is what a distributed ABDADA pays for one table.
+//!
 //! # Complexity
 //! At `P = 1` the search's own nodes; memory: the table's entries.
 //!
@@ -75,6 +83,7 @@ pub fn simulate<G: Game>(game: &G, algo: Algorithm, opts: &SimOptions) -> Result
         game,
         horizon: opts.depth.unwrap_or(u32::MAX),
         move_first: opts.table_move_first,
+        latency: opts.table_latency,
         table: KeyMap::default(),
         claims: KeyMap::default(),
         report: SimReport {
@@ -83,41 +92,17 @@ pub fn simulate<G: Game>(game: &G, algo: Algorithm, opts: &SimOptions) -> Result
         },
         max_work: opts.max_work,
     };
-    let value = match algo {
-        Algorithm::AlphaBeta => m.pass(-INF, INF, opts.processors)?,
-        Algorithm::Mtdf => {
-            let (mut lower, mut upper, mut g) = (-INF, INF, 0);
-            while lower < upper {
-                let beta = if g == lower { g + 1 } else { g };
-                g = m.pass(beta - 1, beta, opts.processors)?;
-                if g < beta {
-                    upper = g;
-                } else {
-                    lower = g;
-                }
+    let value = match opts.depth {
+        Some(depth) if opts.iterative => {
+            // Depth 0 asks for the root's static value: one pass at depth 0.
+            let mut guess = 0;
+            for d in depth.min(1)..=depth {
+                m.horizon = d;
+                guess = m.drive(algo, guess, opts.processors)?;
             }
-            g
+            guess
         }
-        Algorithm::MtSss => {
-            let mut g = INF;
-            loop {
-                let bound = g;
-                g = m.pass(bound - 1, bound, opts.processors)?;
-                if g >= bound {
-                    break bound;
-                }
-            }
-        }
-        _ => {
-            let mut g = -INF;
-            loop {
-                let bound = g;
-                g = m.pass(bound, bound + 1, opts.processors)?;
-                if g <= bound {
-                    break bound;
-                }
-            }
-        }
+        _ => m.drive(algo, 0, opts.processors)?,
     };
     m.report.value = value.clamp(VALUE_MIN, VALUE_MAX);
     Ok(m.report)
@@ -128,6 +113,8 @@ struct Machine<'a, G: Game> {
     game: &'a G,
     horizon: u32,
     move_first: bool,
+    /// Rounds a visit waits for an entry held by another processor.
+    latency: u64,
     table: KeyMap<u64, Entry>,
     /// Processors expanding (key, draft) now.
     claims: KeyMap<(u64, u32), u32>,
@@ -170,9 +157,53 @@ struct Processor<G: Game> {
     stack: Vec<Frame<G>>,
     /// (position, ply, alpha, beta, exclusive) of the next visit.
     next: Option<(G::Position, u32, Value, Value, bool)>,
+    /// Rounds left to wait for the next visit's remote entry (`None`: not
+    /// yet asked).
+    wait: Option<u64>,
 }
 
 impl<G: Game> Machine<'_, G> {
+    /// The passes of `algo` to the current horizon (MTD(f) from `guess`):
+    /// the root's value.
+    fn drive(&mut self, algo: Algorithm, guess: Value, p: usize) -> Result<Value, SimError> {
+        Ok(match algo {
+            Algorithm::AlphaBeta => self.pass(-INF, INF, p)?,
+            Algorithm::Mtdf => {
+                let (mut lower, mut upper, mut g) = (-INF, INF, guess);
+                while lower < upper {
+                    let beta = if g == lower { g + 1 } else { g };
+                    g = self.pass(beta - 1, beta, p)?;
+                    if g < beta {
+                        upper = g;
+                    } else {
+                        lower = g;
+                    }
+                }
+                g
+            }
+            Algorithm::MtSss => {
+                let mut g = INF;
+                loop {
+                    let bound = g;
+                    g = self.pass(bound - 1, bound, p)?;
+                    if g >= bound {
+                        break bound;
+                    }
+                }
+            }
+            _ => {
+                let mut g = -INF;
+                loop {
+                    let bound = g;
+                    g = self.pass(bound, bound + 1, p)?;
+                    if g <= bound {
+                        break bound;
+                    }
+                }
+            }
+        })
+    }
+
     /// One null- or full-window pass on `p` processors: rounds until the
     /// first processor finishes the root; returns its value.
     fn pass(&mut self, alpha: Value, beta: Value, p: usize) -> Result<Value, SimError> {
@@ -181,13 +212,14 @@ impl<G: Game> Machine<'_, G> {
             .map(|_| Processor {
                 stack: Vec::new(),
                 next: Some((root.clone(), 0, alpha, beta, false)),
+                wait: None,
             })
             .collect();
         self.claims.clear();
         loop {
             self.report.rounds += 1;
-            for proc in procs.iter_mut() {
-                if let Some(v) = self.advance(proc)? {
+            for (i, proc) in procs.iter_mut().enumerate() {
+                if let Some(v) = self.advance(proc, i, p)? {
                     return Ok(v);
                 }
             }
@@ -197,11 +229,36 @@ impl<G: Game> Machine<'_, G> {
     /// The processor visits its next node and carries what it learns up its
     /// stack until it has chosen the node to visit next; the root's value
     /// if that finished the root.
-    fn advance(&mut self, proc: &mut Processor<G>) -> Result<Option<Value>, SimError> {
+    fn advance(&mut self, proc: &mut Processor<G>, me: usize, p: usize) -> Result<Option<Value>, SimError> {
         let Some((pos, ply, alpha, beta, exclusive)) = proc.next.take() else {
             self.report.idle += 1;
             return Ok(None);
         };
+        if self.latency > 0 && p > 1 {
+            // The partitioned table: the entry of key k lives on processor
+            // k mod P, and a visit waits for an entry held elsewhere.
+            let wait = match proc.wait {
+                Some(w) => w,
+                None => {
+                    let key = self
+                        .game
+                        .hash(&pos)
+                        .ok_or_else(|| SimError::BadGame("a position without a hash".into()))?;
+                    if key % p as u64 == me as u64 {
+                        0
+                    } else {
+                        self.latency
+                    }
+                }
+            };
+            if wait > 0 {
+                proc.wait = Some(wait - 1);
+                proc.next = Some((pos, ply, alpha, beta, exclusive));
+                self.report.stalled += 1;
+                return Ok(None);
+            }
+            proc.wait = None;
+        }
         self.report.work += 1;
         if self.report.work > self.max_work {
             return Err(SimError::WorkLimit(self.max_work));

@@ -28,6 +28,9 @@ pub struct SimReport {
     pub leaf_evals: u64,
     /// Processor-rounds in which a processor had nothing it could do.
     pub idle: u64,
+    /// Processor-rounds spent waiting for a remote access
+    /// ([`SimOptions::table_latency`]; 0 without one).
+    pub stalled: u64,
     /// The most states on OPEN at once (SSS\*; 0 for the depth-first searches).
     pub max_open: u64,
 }
@@ -58,6 +61,21 @@ pub struct SimOptions {
     /// Try the table's best move first ([`abdada`](crate::simulate::abdada); as
     /// [`Enhancements::table_move_first`](crate::Enhancements::table_move_first)).
     pub table_move_first: bool,
+    /// Rounds a processor waits for a remote access, as on a cluster whose
+    /// memory is spread over the machines. Under
+    /// [`abdada`](crate::simulate::abdada) the table is partitioned (the
+    /// entry of key `k` lives on processor `k mod P`) and a visit whose
+    /// entry lives on another processor waits this long before it runs; in
+    /// parallel SSS\* ([`sss`]) OPEN lives on processor 0, and a round in
+    /// which another processor took a state lasts this much longer. 0 (the
+    /// default): shared memory, every access at once. One processor never
+    /// waits.
+    pub table_latency: u64,
+    /// Iterative deepening ([`abdada`](crate::simulate::abdada) only): passes
+    /// to depth 1, 2, ..., [`depth`](Self::depth) through the one table,
+    /// MTD(f) starting each from the previous depth's value, as
+    /// [`Search::deepen`](crate::Search::deepen) does.
+    pub iterative: bool,
 }
 
 impl Default for SimOptions {
@@ -68,6 +86,8 @@ impl Default for SimOptions {
             max_work: 100_000_000,
             record_leaves: false,
             table_move_first: false,
+            table_latency: 0,
+            iterative: false,
         }
     }
 }
@@ -84,6 +104,8 @@ pub enum SimError {
     WorkLimit(u64),
     /// The game broke its contract (the reason says how).
     BadGame(String),
+    /// Options that do not go together (the reason says which).
+    Options(String),
     /// The tree is beyond what the simulation can represent (the reason
     /// says why: SSS\*'s labels of 128 bits).
     Unsupported(String),
@@ -94,7 +116,9 @@ impl std::fmt::Display for SimError {
         match self {
             SimError::Processors(p) => write!(f, "{p} processors: give 1 to {MAX_PROCESSORS}"),
             SimError::WorkLimit(n) => write!(f, "the simulation stopped after {n} units of work (its limit)"),
-            SimError::BadGame(reason) | SimError::Unsupported(reason) => f.write_str(reason),
+            SimError::BadGame(reason) | SimError::Options(reason) | SimError::Unsupported(reason) => {
+                f.write_str(reason)
+            }
         }
     }
 }
@@ -103,10 +127,14 @@ impl std::error::Error for SimError {}
 
 impl SimOptions {
     pub(crate) fn check(&self) -> Result<(), SimError> {
-        if (1..=MAX_PROCESSORS).contains(&self.processors) {
-            Ok(())
-        } else {
-            Err(SimError::Processors(self.processors))
+        if !(1..=MAX_PROCESSORS).contains(&self.processors) {
+            return Err(SimError::Processors(self.processors));
         }
+        if self.iterative && self.depth.is_none() {
+            return Err(SimError::Options(
+                "iterative deepening needs a depth to deepen to".into(),
+            ));
+        }
+        Ok(())
     }
 }

@@ -158,6 +158,11 @@ pub fn simulate_recorded<G: Game>(
     opts: &SimOptions,
 ) -> Result<(SimReport, Option<Leaves>), SimError> {
     opts.check()?;
+    if opts.iterative {
+        return Err(SimError::Options(
+            "parallel SSS* and Dual* are best-first and search once: iterative deepening is simulated for the ABDADA searches".into(),
+        ));
+    }
     let mut sim = Sim::new(game, dual, opts.depth, opts.processors, opts.record_leaves);
     let mut taken = Vec::new();
     loop {
@@ -165,6 +170,15 @@ pub fn simulate_recorded<G: Game>(
         if let Some(value) = sim.round(&taken)? {
             sim.report.value = value;
             return Ok((sim.report, sim.leaves));
+        }
+        // OPEN lives on processor 0: the others' states went out and their
+        // results come back over the network, and the round waits for them.
+        let remote = taken.len().saturating_sub(1) as u64;
+        if opts.table_latency > 0 && remote > 0 {
+            let k = opts.table_latency;
+            sim.report.rounds += k;
+            sim.report.stalled += remote * k;
+            sim.report.idle += (opts.processors as u64 - remote) * k;
         }
         if sim.report.work >= opts.max_work {
             return Err(SimError::WorkLimit(opts.max_work));
