@@ -504,7 +504,15 @@ fn simulate_reports_rounds_and_refuses_bad_input() {
     assert_contains(&run.stderr, &["give --depth"]);
     // An endgame position may be simulated to the end; the work limit
     // bounds one that is not small.
-    let run = fails(&["simulate", "--game", "connect4", "--position", "4453", "--max-work", "1000"]);
+    let run = fails(&[
+        "simulate",
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--max-work",
+        "1000",
+    ]);
     assert_eq!(run.code, Some(2), "{run:?}");
     assert_contains(&run.stderr, &["stopped after 1000 units of work"]);
     ok(&[
@@ -570,7 +578,17 @@ fn simulate_table_latency_and_iterative_deepening() {
         "json",
     ]);
     let rows: Json = serde_json::from_str(&deep.stdout).unwrap();
-    let value = solve_json(&["--game", "connect4", "--position", "4453", "--depth", "6", "--algo", "alphabeta"])[0]["value"].clone();
+    let value = solve_json(&[
+        "--game",
+        "connect4",
+        "--position",
+        "4453",
+        "--depth",
+        "6",
+        "--algo",
+        "alphabeta",
+    ])[0]["value"]
+        .clone();
     for r in rows.as_array().unwrap() {
         assert_eq!(r["value"], value, "{r}");
     }

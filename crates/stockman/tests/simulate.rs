@@ -184,7 +184,15 @@ fn iterative_abdada_on_one_processor_is_the_sequential_deepening_node_for_node()
                     spec(seed)
                 );
                 for processors in [2, 5] {
-                    let p = abdada::simulate(&tree, algo, &SimOptions { processors, ..sim.clone() }).unwrap();
+                    let p = abdada::simulate(
+                        &tree,
+                        algo,
+                        &SimOptions {
+                            processors,
+                            ..sim.clone()
+                        },
+                    )
+                    .unwrap();
                     assert_eq!(p.value, value, "{} d{depth} {algo} P={processors}", spec(seed));
                 }
             }
@@ -217,7 +225,11 @@ fn table_latency_costs_rounds_not_answers() {
                 let r = abdada::simulate(&tree, algo, &four).unwrap();
                 assert_eq!(r.value, value, "{} {algo} k={k}", spec(seed));
                 assert_eq!(r, abdada::simulate(&tree, algo, &four).unwrap(), "deterministic");
-                assert!(r.stalled > 0, "{} {algo} k={k}: three of four processors wait", spec(seed));
+                assert!(
+                    r.stalled > 0,
+                    "{} {algo} k={k}: three of four processors wait",
+                    spec(seed)
+                );
                 assert!(r.rounds * 4 >= r.work + r.stalled, "{} {algo} k={k}", spec(seed));
             }
             for dual in [false, true] {
@@ -235,11 +247,18 @@ fn table_latency_costs_rounds_not_answers() {
                     },
                 )
                 .unwrap();
-                assert_eq!((far.value, far.work, far.leaf_evals), (near.value, near.work, near.leaf_evals));
+                assert_eq!(
+                    (far.value, far.work, far.leaf_evals),
+                    (near.value, near.work, near.leaf_evals)
+                );
                 assert_eq!(far.max_open, near.max_open);
                 let longer = far.rounds - near.rounds;
                 assert_eq!(longer % k, 0, "{} dual={dual}", spec(seed));
-                assert!(far.stalled >= longer && far.stalled <= 3 * longer, "{} dual={dual}", spec(seed));
+                assert!(
+                    far.stalled >= longer && far.stalled <= 3 * longer,
+                    "{} dual={dual}",
+                    spec(seed)
+                );
                 assert_eq!(
                     far.rounds * 4,
                     near.rounds * 4 + far.stalled + (far.idle - near.idle),
@@ -271,6 +290,14 @@ fn iterative_simulation_refuses_what_it_cannot_do() {
     };
     let e = abdada::simulate(&tree, Algorithm::Mtdf, &no_depth).unwrap_err();
     assert!(e.to_string().contains("needs a depth"), "{e}");
-    let e = sss::simulate(&tree, false, &SimOptions { depth: Some(3), ..no_depth }).unwrap_err();
+    let e = sss::simulate(
+        &tree,
+        false,
+        &SimOptions {
+            depth: Some(3),
+            ..no_depth
+        },
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("best-first"), "{e}");
 }

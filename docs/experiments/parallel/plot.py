@@ -17,6 +17,15 @@ SOURCES = {
     "sim-connect4": "Connect Four 4453, depth 12",
     "sim-othello": "Othello start, depth 7",
     "sim-chess": "chess start, depth 4",
+    "sim-random-incremental-d9": "random tree, width 8, depth 9, incremental",
+    "sim-connect4-d16": "Connect Four 4453, depth 16",
+    "sim-othello-d10": "Othello start, depth 10",
+    "sim-othello-d12": "Othello start, depth 12",
+    "sim-chess-d6": "chess start, depth 6",
+    "sim-chess-d7": "chess start, depth 7",
+    "sim-ffo43": "FFO #43 to the end (ABDADA)",
+    "sim-othello-d12-latency1": "Othello start, depth 12, a remote access 1 round",
+    "sim-othello-d12-latency4": "Othello start, depth 12, a remote access 4 rounds",
 }
 
 for name, title in SOURCES.items():
