@@ -18,7 +18,9 @@ given as the median with its 95% bootstrap interval. The simulation is
 exact: one run. The verdict: the simulated overhead within +-20% of the
 measured median (the issue's tolerance, on the overhead factor).
 
-    python3 docs/experiments/parallel/validate.py [BIN] [--rounds 5] [--c4]
+    python3 docs/experiments/parallel/validate.py [BIN] [--rounds 5] [--c4] [--only TEXT]
+
+--only keeps the positions whose label contains TEXT (`--c4 --only 13712`).
 
 Prints Markdown.
 """
@@ -61,14 +63,19 @@ def command(binary, args):
 def main():
     argv = sys.argv[1:]
     rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 5
-    skip = {i + 1 for i, a in enumerate(argv) if a == "--rounds"}
+    only = argv[argv.index("--only") + 1] if "--only" in argv else ""
+    skip = {i + 1 for i, a in enumerate(argv) if a in ("--rounds", "--only")}
     rest = [a for i, a in enumerate(argv) if not a.startswith("--") and i not in skip]
     binary = rest[0] if rest else os.path.join(ROOT, "target", "release", "stockman")
     print(f"{rounds} interleaved rounds of real threads; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print("| position | simulated: work P=1 | overhead P=2 | matched: positions 1 thread | overhead 2 threads (median, 95% CI) | simulated / measured | within 20% | engine: overhead (median, 95% CI) | simulated / engine |")
     print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
     for label, source, deepen in positions("--c4" in argv):
-        sim = command(binary, ["simulate", *source, *deepen, "--algo", "mtdf", "--processors", "1,2", "--format", "json"])
+        if only not in label:
+            continue
+        # The heavy Connect Four positions take more than the default work limit.
+        limit = ["--max-work", "2000000000"]
+        sim = command(binary, ["simulate", *source, *deepen, "--algo", "mtdf", "--processors", "1,2", *limit, "--format", "json"])
         one, two = sim[0], sim[1]
         base = ["solve", *source, *deepen, "--algo", "mtdf", "--format", "json"]
         runs = {
