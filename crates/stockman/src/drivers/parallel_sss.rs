@@ -126,13 +126,25 @@ fn work_one<G: Game>(game: &G, n: u32, pos: &G::Position, at_horizon: bool) -> W
 /// rounds the calling thread works (every one it shares, one in
 /// [`SAMPLE_EVERY`] of the others). The clock decides only who works a
 /// state out, never which states: the leaves stay those of the rounds.
-#[derive(Default)]
 struct Pace {
     /// Nanoseconds a state, smoothed (0 until measured).
     per_state: f64,
     rounds: u64,
     /// Never measured again (the tests' way to make every round share).
     fixed: bool,
+    /// How many rounds down OPEN a shared round looks ([`LOOK_AHEAD`]).
+    look_ahead: usize,
+}
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace {
+            per_state: 0.0,
+            rounds: 0,
+            fixed: false,
+            look_ahead: LOOK_AHEAD,
+        }
+    }
 }
 
 /// A helper's share must be expected to take this long before it is
@@ -168,8 +180,17 @@ impl Pace {
     fn always() -> Pace {
         Pace {
             per_state: f64::INFINITY,
-            rounds: 0,
             fixed: true,
+            ..Pace::default()
+        }
+    }
+
+    /// This pace, looking `rounds` rounds down OPEN (at least 1).
+    #[cfg(test)]
+    fn looking(self, rounds: usize) -> Pace {
+        Pace {
+            look_ahead: rounds.max(1),
+            ..self
         }
     }
 
@@ -369,7 +390,7 @@ where
             // busy. Which states a round steps does not change, so neither
             // do the leaves; work done for a state purged before its turn
             // is lost time on a thread that would have waited.
-            sim.take_into(processors.saturating_mul(LOOK_AHEAD), &mut window);
+            sim.take_into(processors.saturating_mul(pace.look_ahead), &mut window);
             let own = window.len().min(processors);
             let needed = sim.pending(&window[..own]).count();
             // Each thread's part: the round's own states dealt out first,
@@ -485,7 +506,8 @@ mod tests {
     #[test]
     fn shared_rounds_and_the_look_ahead_keep_the_leaves_of_the_rounds() {
         // Every round meets (a few thousand meetings a search): kept small
-        // so that the test stays short on a loaded machine.
+        // so that the test stays short on a loaded machine. Look-ahead 4
+        // is the path `LOOK_AHEAD` = 1 leaves unused.
         for seed in 0..12 {
             let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed},range=0..20")).unwrap());
             for dual in [false, true] {
@@ -493,14 +515,17 @@ mod tests {
                     let opts = SearchOptions::default();
                     let mut one = LeafRecorder::default();
                     let a = rounds(&tree, dual, &opts, 1, p, &mut one, Pace::default()).unwrap();
-                    let mut two = LeafRecorder::default();
-                    let b = rounds(&tree, dual, &opts, 2, p, &mut two, Pace::always()).unwrap();
-                    assert_eq!(one.leaves, two.leaves, "seed {seed} dual {dual} P {p}");
-                    assert_eq!((a.value, a.best_index), (b.value, b.best_index));
-                    assert_eq!(a.stats.leaf_evals, b.stats.leaf_evals);
-                    assert_eq!(a.stats.nodes_expanded, b.stats.nodes_expanded);
-                    assert_eq!(a.stats.nodes, b.stats.nodes);
-                    assert_eq!(a.stats.leaf_evals, one.leaves.len() as u64);
+                    for ahead in [1, 4] {
+                        let mut two = LeafRecorder::default();
+                        let b = rounds(&tree, dual, &opts, 2, p, &mut two, Pace::always().looking(ahead)).unwrap();
+                        let at = format!("seed {seed} dual {dual} P {p} look-ahead {ahead}");
+                        assert_eq!(one.leaves, two.leaves, "{at}");
+                        assert_eq!((a.value, a.best_index), (b.value, b.best_index), "{at}");
+                        assert_eq!(a.stats.leaf_evals, b.stats.leaf_evals, "{at}");
+                        assert_eq!(a.stats.nodes_expanded, b.stats.nodes_expanded, "{at}");
+                        assert_eq!(a.stats.nodes, b.stats.nodes, "{at}");
+                        assert_eq!(a.stats.leaf_evals, one.leaves.len() as u64, "{at}");
+                    }
                 }
             }
         }
