@@ -50,20 +50,30 @@ CONFIGS = [
 ]
 
 
+# The bench's positions, fixed in advance (validate.py simulates the same ones).
+C4_HEAVY = ["17277", "527376", "13712"]
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+CHESS = [("chess start d8", "startpos", 8), ("Kiwipete d5", KIWIPETE, 5)]
+
+
+def ffo_lines():
+    """FFO #40-#44: (number, OBF line)."""
+    lines = open(os.path.join(DATA, "othello", "fforum-40-59.obf")).read().splitlines()[:5]
+    return [(40 + i, line) for i, line in enumerate(lines)]
+
+
 def positions(tmp, only):
     out = []
     if only in (None, "c4"):
-        for p in ["17277", "527376", "13712"]:
+        for p in C4_HEAVY:
             out.append((f"C4 {p}", ["--game", "connect4", "--position", p, "--algo", "mtd-bi"]))
     if only in (None, "ffo"):
-        ffo = open(os.path.join(DATA, "othello", "fforum-40-59.obf")).read().splitlines()[:5]
-        for i, line in enumerate(ffo):
-            path = os.path.join(tmp, f"ffo{40 + i}.obf")
+        for n, line in ffo_lines():
+            path = os.path.join(tmp, f"ffo{n}.obf")
             open(path, "w").write(line + "\n")
-            out.append((f"FFO #{40 + i}", ["--game", "othello", "--positions", path, "--algo", "mtdf"]))
+            out.append((f"FFO #{n}", ["--game", "othello", "--positions", path, "--algo", "mtdf"]))
     if only in (None, "chess"):
-        kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-        for label, fen, depth in [("chess start d8", "startpos", 8), ("Kiwipete d5", kiwipete, 5)]:
+        for label, fen, depth in CHESS:
             out.append((label, ["--game", "chess", "--position", fen, "--depth", str(depth), "--iterative", "--algo", "mtdf"]))
     return out
 

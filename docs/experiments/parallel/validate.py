@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import DATA, ROOT, interval  # noqa: E402
+from bench import C4_HEAVY, CHESS, ROOT, ffo_lines, interval  # noqa: E402
 
 TOLERANCE = 0.20
 MATCHED = ["--no-etc", "--tt-mb", "256"]  # the table's move first is a game's default
@@ -41,14 +41,12 @@ MATCHED = ["--no-etc", "--tt-mb", "256"]  # the table's move first is a game's d
 
 def positions(c4):
     out = []
-    ffo = open(os.path.join(DATA, "othello", "fforum-40-59.obf")).read().splitlines()[:5]
-    for i, line in enumerate(ffo):
-        out.append((f"FFO #{40 + i}", ["--game", "othello", "--position", line.split(";")[0].strip()], []))
-    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    for label, fen, depth in [("chess start d8", "startpos", 8), ("Kiwipete d5", kiwipete, 5)]:
+    for n, line in ffo_lines():
+        out.append((f"FFO #{n}", ["--game", "othello", "--position", line.split(";")[0].strip()], []))
+    for label, fen, depth in CHESS:
         out.append((label, ["--game", "chess", "--position", fen, "--depth", str(depth)], ["--iterative"]))
     if c4:
-        for p in ["17277", "527376", "13712"]:
+        for p in C4_HEAVY:
             out.append((f"C4 {p}", ["--game", "connect4", "--position", p], []))
     return out
 

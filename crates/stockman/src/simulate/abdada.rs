@@ -204,6 +204,13 @@ impl<G: Game> Machine<'_, G> {
         })
     }
 
+    /// The table's key of `pos` (every position of a game with a table has one).
+    fn key(&self, pos: &G::Position) -> Result<u64, SimError> {
+        self.game
+            .hash(pos)
+            .ok_or_else(|| SimError::BadGame("a position without a hash".into()))
+    }
+
     /// One null- or full-window pass on `p` processors: rounds until the
     /// first processor finishes the root; returns its value.
     fn pass(&mut self, alpha: Value, beta: Value, p: usize) -> Result<Value, SimError> {
@@ -240,11 +247,7 @@ impl<G: Game> Machine<'_, G> {
             let wait = match proc.wait {
                 Some(w) => w,
                 None => {
-                    let key = self
-                        .game
-                        .hash(&pos)
-                        .ok_or_else(|| SimError::BadGame("a position without a hash".into()))?;
-                    if key % p as u64 == me as u64 {
+                    if self.key(&pos)? % p as u64 == me as u64 {
                         0
                     } else {
                         self.latency
@@ -303,10 +306,7 @@ impl<G: Game> Machine<'_, G> {
         } else {
             self.horizon - ply
         };
-        let key = self
-            .game
-            .hash(&pos)
-            .ok_or_else(|| SimError::BadGame("a position without a hash".into()))?;
+        let key = self.key(&pos)?;
         let mut entry = Entry::unknown(draft);
         let mut hint = NO_MOVE;
         if ply > 0 {
