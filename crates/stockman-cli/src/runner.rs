@@ -3,7 +3,7 @@
 
 use crate::report::{table, Row};
 use crate::Format;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -66,8 +66,9 @@ pub struct SearchArgs {
     /// Threads per search: more than 1 runs the depth-first algorithms on
     /// that many threads through one shared table, as --parallel says, and
     /// with `--parallel rounds` SSS*/Dual* in rounds of that many states
-    /// (else they, minimax, RecSSS* and RecDual* stay on one thread, with a
-    /// note); 1 keeps the exact one-thread counts.
+    /// while a state's work is worth a meeting of the threads, SSS*'s own
+    /// steps while it is not (else they, minimax, RecSSS* and RecDual* stay
+    /// on one thread, with a note); 1 keeps the exact one-thread counts.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// How several threads share a search: `abdada` (threads put off the
@@ -76,6 +77,13 @@ pub struct SearchArgs {
     /// (ABDADA, and SSS*/Dual* in rounds too).
     #[arg(long, value_name = "HOW", default_value_t = Parallel::default())]
     pub parallel: Parallel,
+    /// States per round of SSS*/Dual* under `--parallel rounds`: a fixed
+    /// number runs the rounds of `simulate --processors P`, the same leaves
+    /// on every run; 0 (the default) leaves them to the search: rounds of
+    /// one state per thread while a state's work is worth a meeting of the
+    /// threads, SSS*'s own steps while it is not.
+    #[arg(long, value_name = "P", default_value_t = 0, value_parser = parse_round_states)]
+    pub round_states: usize,
     /// Search the depth-first algorithms through the shared table (the one
     /// threads share) even on one thread: the baseline that a parallel
     /// search's speed-up is measured against, the table being the same.
@@ -189,6 +197,17 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+pub fn parse_round_states(s: &str) -> Result<usize, String> {
+    let max = stockman::simulate::MAX_PROCESSORS;
+    match s.trim().parse::<i64>() {
+        Ok(n) if (0..=max as i64).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!(
+            "{n} states per round: give 1 to {max}, or 0 to leave them to the search"
+        )),
+        Err(_) => Err(format!("`{s}` is not a number of states per round (0 to {max})")),
+    }
+}
+
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim_end_matches('s')
@@ -204,6 +223,13 @@ impl SearchArgs {
     /// The run layer's settings for these flags (`--algo` unset: the
     /// source's default algorithms).
     pub fn settings(&self, leaves: bool) -> Result<Settings> {
+        if self.round_states > 0 && self.parallel != Parallel::Rounds {
+            bail!(
+                "--round-states {}: SSS* and Dual* run in rounds only under --parallel rounds (this is --parallel {})",
+                self.round_states,
+                self.parallel
+            );
+        }
         Ok(Settings {
             algorithms: match &self.algo {
                 Some(list) => Some(Algorithm::parse_list(list)?),
@@ -225,6 +251,7 @@ impl SearchArgs {
             eval_cost_ns: self.eval_cost_ns,
             threads: Some(self.threads),
             parallel: Some(self.parallel),
+            round_states: Some(self.round_states),
             shared_table: self.shared_table,
         })
     }

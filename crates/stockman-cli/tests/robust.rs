@@ -605,3 +605,74 @@ fn simulate_table_latency_and_iterative_deepening() {
         assert_contains(&run.stderr, &[message]);
     }
 }
+
+/// `solve --parallel rounds --round-states P`: the rounds of `simulate
+/// --processors P` on real threads (the same leaves counted, on every
+/// run), the value of SSS*; left to the search (0, the default) the value
+/// too. A count without `--parallel rounds`, or out of range, is refused.
+#[test]
+fn solve_in_rounds_of_a_fixed_number_of_states_is_the_simulation() {
+    let tree = "width=5,depth=6,seed=11,range=0..10";
+    let value = solve_json(&["--random", tree, "--algo", "sss"])[0]["value"].clone();
+    let sim: Json = serde_json::from_str(
+        &ok(&[
+            "simulate",
+            "--random",
+            tree,
+            "--algo",
+            "sss,dual",
+            "--processors",
+            "3",
+            "--format",
+            "json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    for states in ["3", "0"] {
+        let rows = solve_json(&[
+            "--random",
+            tree,
+            "--algo",
+            "sss,dual",
+            "--threads",
+            "2",
+            "--parallel",
+            "rounds",
+            "--round-states",
+            states,
+        ]);
+        for (r, s) in rows.iter().zip(sim.as_array().unwrap()) {
+            assert_eq!(r["value"], value, "{states}: {r}");
+            if states == "3" {
+                assert_eq!(r["algorithm"], s["algorithm"]);
+                assert_eq!(r["stats"]["leaf_evals"], s["leaf_evals"], "{r} against {s}");
+            }
+        }
+    }
+    for (bad, message) in [
+        (&["--round-states", "2"][..], "only under --parallel rounds"),
+        (
+            &["--parallel", "rounds", "--round-states", "5000"][..],
+            "5000 states per round: give 1 to 4096",
+        ),
+        (
+            &["--parallel", "rounds", "--round-states", "x"][..],
+            "is not a number of states per round",
+        ),
+    ] {
+        let mut a = vec![
+            "solve",
+            "--random",
+            "width=2,depth=2,seed=1",
+            "--algo",
+            "sss",
+            "--threads",
+            "2",
+        ];
+        a.extend_from_slice(bad);
+        let run = fails(&a);
+        assert_eq!(run.code, Some(2), "{bad:?}: {run:?}");
+        assert_contains(&run.stderr, &[message]);
+    }
+}

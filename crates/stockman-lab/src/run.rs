@@ -28,6 +28,7 @@ pub fn options(grid: &Grid) -> SearchOptions {
         threads: Threads {
             count: grid.search_threads,
             parallel: grid.parallel,
+            ..Threads::default()
         },
         ..SearchOptions::default()
     }

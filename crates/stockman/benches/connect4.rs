@@ -255,6 +255,7 @@ fn ours_parallel(g: &ConnectFour, algo: Algorithm) -> Outcome<u8> {
         threads: Threads {
             count: THREADS,
             parallel: Parallel::Abdada,
+            ..Threads::default()
         },
         ..our_options(DEPTH, false)
     };

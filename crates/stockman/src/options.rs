@@ -241,6 +241,13 @@ pub struct Threads {
     pub count: usize,
     /// How several threads share a depth-first search (default ABDADA).
     pub parallel: Parallel,
+    /// States per round of SSS\* and Dual\* in rounds
+    /// ([`parallel_sss`](crate::drivers::parallel_sss)): a fixed number
+    /// gives the rounds of the simulation, the same leaves on every run;
+    /// 0 (the default) leaves them to the search (rounds of one state per
+    /// thread while a state's work is worth sharing, SSS\*'s own steps
+    /// while it is not).
+    pub round_states: usize,
 }
 
 /// The most threads one search may use.
@@ -251,6 +258,7 @@ impl Default for Threads {
         Threads {
             count: 1,
             parallel: Parallel::Abdada,
+            round_states: 0,
         }
     }
 }

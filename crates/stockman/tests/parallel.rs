@@ -447,6 +447,7 @@ fn search_options_threads_through_search_shared() {
                 threads: Threads {
                     count: 2 + (seed as usize + i) % 3,
                     parallel: Parallel::ALL[i % 2],
+                    ..Threads::default()
                 },
                 ..SearchOptions::default()
             };
@@ -547,6 +548,7 @@ fn a_node_limit_holds_for_all_threads_together() {
                     threads: Threads {
                         count: threads,
                         parallel: how,
+                        ..Threads::default()
                     },
                     table: stockman::TableSize::Megabytes(4),
                     ..SearchOptions::default()

@@ -281,6 +281,7 @@ impl GameTask for Grid<'_> {
                         threads: stockman::Threads {
                             count: threads,
                             parallel: self.g.parallel,
+                            ..stockman::Threads::default()
                         },
                         ..opts
                     };

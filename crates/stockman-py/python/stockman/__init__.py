@@ -301,9 +301,11 @@ def solve(
     exact one-thread counts): more run the depth-first algorithms through
     one shared table, as ``parallel`` says: ``"abdada"`` (the default: the
     threads split the work) or ``"lazy-smp"``; ``"rounds"`` also puts SSS*
-    and Dual* on the threads, in rounds of that many states off OPEN (else
-    they stay on one thread, with a ``UserWarning``). Values are the one-thread values; counts
-    vary from run to run (SSS* and Dual*'s do not). Minimax, RecSSS*,
+    and Dual* on the threads, in rounds of that many states off OPEN while
+    a state's work is worth a meeting of the threads and in SSS*'s own steps
+    while it is not (else they stay on one thread, with a ``UserWarning``).
+    Values are the one-thread values; counts vary from run to run (SSS* and
+    Dual*'s only where the clock switches between rounds and steps). Minimax, RecSSS*,
     RecDual* and Python games stay on one thread, with a ``UserWarning``.
     ``select``: GSEARCH's and RSEARCH's rule for the next tip,
     ``"leftmost"`` (alpha-beta's leaves), ``"upper"`` (the default: SSS*'s),

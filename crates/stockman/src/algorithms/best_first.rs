@@ -83,6 +83,10 @@ impl Polarity {
 }
 
 const NONE: u32 = u32::MAX;
+/// A key no state has (merits lie within `-INF..=INF`): no push matches it.
+const NO_KEY: u32 = u32::MAX;
+/// The root's slot in the arena (the first node made).
+const ROOT: u32 = 0;
 
 /// Bits of label that each of `n` children needs (an only child none):
 /// the left-to-right labels of this OPEN list and of the rounds'
@@ -265,6 +269,72 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     added: Vec<State>,
     purged: Vec<((u32, u128), State)>,
     steps: u64,
+    // Rounds ([`BestFirst::in_rounds`]): off for the sequential search.
+    rounds: bool,
+    /// Entries pushed in a round that the queue cannot take: below its
+    /// floor, or at it but right of its top tie. Best first.
+    side: std::collections::BinaryHeap<Ahead>,
+    /// States of the round taken off OPEN and not yet stepped (still on
+    /// OPEN in the textbook's count).
+    held_back: usize,
+    /// Whether a round's steps are being applied (the shortcuts are off).
+    in_round: bool,
+    /// Whether the pushes are recorded for case 4's check, and they.
+    applying: bool,
+    round_pushes: Vec<Entry>,
+}
+
+/// An entry of the rounds' side heap, ordered so that the best (smallest
+/// key, then label) is the heap's greatest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ahead(Entry);
+
+impl Ord for Ahead {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.0.key, other.0.label).cmp(&(self.0.key, self.0.label))
+    }
+}
+
+impl PartialOrd for Ahead {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Child `i` of a node, worked out ahead of its step (on another thread):
+/// its position, its moves (none at the horizon) and, at a leaf, its value.
+pub(crate) struct Prepared<P, M> {
+    pub pos: P,
+    pub kids: Vec<M>,
+    pub value: Option<Result<Value, SearchError>>,
+}
+
+/// A state a round took off OPEN, with the stamp that tells whether an
+/// earlier step of the round purged it.
+#[derive(Clone, Copy)]
+pub(crate) struct Taken {
+    head: Head,
+    stamp: u64,
+}
+
+impl Taken {
+    /// Whether the state is a LIVE child not created yet: its step needs
+    /// the game (the child's moves and, at a leaf, its value).
+    pub(crate) fn is_live_child(&self) -> bool {
+        matches!(self.head, Head::Pending(..))
+    }
+}
+
+/// What a round's steps did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RoundDone {
+    /// The root's value, once it is solved at the head of OPEN.
+    pub value: Option<Value>,
+    /// Steps applied.
+    pub work: u64,
+    /// States of the round that were purged before their turn, or that
+    /// had to wait (case 4 with a better state below the parent).
+    pub idle: u64,
 }
 
 impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
@@ -280,7 +350,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             live: 0,
             stamps: 0,
             stack: Vec::new(),
-            head_key: u32::MAX,
+            head_key: NO_KEY,
             carry: None,
             stats: Stats::default(),
             budget: Budget::new(opts),
@@ -292,6 +362,47 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             added: Vec::new(),
             purged: Vec::new(),
             steps: 0,
+            rounds: false,
+            side: std::collections::BinaryHeap::new(),
+            held_back: 0,
+            in_round: false,
+            applying: false,
+            round_pushes: Vec::new(),
+        }
+    }
+
+    /// The search in rounds ([`crate::drivers::parallel_sss`]): each
+    /// round takes up to `P` states off the head of OPEN ([`Self::take`])
+    /// and applies Gamma to each in turn ([`Self::apply`]), as the rounds
+    /// of [`crate::drivers::rounds::sss`] do, on this engine's OPEN list.
+    /// The shortcuts of the sequential search (a push handed straight to
+    /// the next step, the loops of `visit_child`) assume one state a step,
+    /// and are off.
+    pub(crate) fn in_rounds(game: &'a G, opts: &SearchOptions, polarity: Polarity, obs: &'a mut O) -> Self {
+        BestFirst {
+            rounds: true,
+            ..BestFirst::new(game, opts, polarity, obs)
+        }
+    }
+
+    /// Puts an entry on OPEN. In rounds, a step may push below the key of
+    /// a state taken after it, or at the queue's floor but right of its top
+    /// tie (the order of ties that only the sequential search keeps): such
+    /// entries wait in a small heap that [`Self::pop_any`] merges with the
+    /// queue.
+    #[inline]
+    fn enqueue(&mut self, e: Entry) {
+        if !self.rounds {
+            self.open.push(e);
+            return;
+        }
+        if self.applying {
+            self.round_pushes.push(e);
+        }
+        if self.open.takes(&e) {
+            self.open.push(e);
+        } else {
+            self.side.push(Ahead(e));
         }
     }
 
@@ -358,7 +469,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn note_push(&mut self, n: usize) {
         self.live += n;
         self.stats.open_pushes += n as u64;
-        self.stats.max_open = self.stats.max_open.max(self.live as u64);
+        self.stats.max_open = self.stats.max_open.max((self.live + self.held_back) as u64);
     }
 
     /// Puts node `n`'s state on OPEN. Only case 3 makes OPEN longer than
@@ -380,8 +491,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         node.status = Some(status);
         node.h = h;
         node.stamp = self.stamps;
-        self.open.push(Entry {
-            label: node.label(),
+        let label = node.label();
+        self.enqueue(Entry {
+            label,
             stamp: self.stamps,
             key,
             node: n,
@@ -409,7 +521,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             node.next_child = from + 1;
             if from + 1 < to {
                 let label = node.child_label(from + 1).0;
-                self.open.push(Entry {
+                self.enqueue(Entry {
                     label,
                     stamp: self.stamps,
                     key,
@@ -421,8 +533,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             return;
         }
         node.next_child = from;
-        self.open.push(Entry {
-            label: node.child_label(from).0,
+        let label = node.child_label(from).0;
+        self.enqueue(Entry {
+            label,
             stamp: self.stamps,
             key,
             node: p | BATCH,
@@ -452,9 +565,10 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
         let node = &mut self.nodes[p as usize];
         node.leaves += 1;
-        self.open.push(Entry {
-            label: node.child_label(i).0,
-            stamp: node.stamp,
+        let (label, stamp) = (node.child_label(i).0, node.stamp);
+        self.enqueue(Entry {
+            label,
+            stamp,
             key,
             node: p | LEAF,
         });
@@ -581,6 +695,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         if !is_root && self.open.held() > 2 * self.live + (1 << 14) {
             let nodes = &self.nodes;
             self.open.compact(|e| is_live(nodes, e));
+            self.side.retain(|e| is_live(nodes, &e.0));
         }
     }
 
@@ -594,19 +709,44 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 
     /// Pops the head of OPEN. A batch gives up its next child, and the rest
     /// of the batch stays on top.
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Head {
         if let Some(head) = self.carry.take() {
             self.live -= 1;
             return head;
         }
-        let nodes = &self.nodes;
-        let e = self
-            .open
-            .pop(|e| is_live(nodes, e))
-            .expect("OPEN is never empty before the root is solved");
-        self.live -= 1;
+        let e = if self.side.is_empty() {
+            let nodes = &self.nodes;
+            self.open.pop(|e| is_live(nodes, e))
+        } else {
+            // Between rounds ([`Self::steps`]): the side heap may hold the head.
+            self.pop_any()
+        }
+        .expect("OPEN is never empty before the root is solved");
         self.head_key = e.key;
+        self.head_of(e)
+    }
+
+    /// Rounds: takes the best live entry of the queue and the side list
+    /// off OPEN (`None`: OPEN is empty).
+    fn pop_any(&mut self) -> Option<Entry> {
+        let nodes = &self.nodes;
+        while self.side.peek().is_some_and(|e| !is_live(nodes, &e.0)) {
+            self.side.pop();
+        }
+        let Some(side) = self.side.peek() else {
+            return self.open.pop(|e| is_live(nodes, e));
+        };
+        match self.open.peek(|e| is_live(nodes, e)) {
+            Some(q) if (q.key, q.label) < (side.0.key, side.0.label) => self.open.pop(|e| is_live(nodes, e)),
+            _ => self.side.pop().map(|e| e.0),
+        }
+    }
+
+    /// The head that entry `e`, just taken off OPEN, stands for.
+    #[inline(always)]
+    fn head_of(&mut self, e: Entry) -> Head {
+        self.live -= 1;
         if e.node & (BATCH | LEAF) == 0 {
             let (status, h) = self.nodes[e.node as usize]
                 .take_state()
@@ -626,7 +766,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             // Still the left-most of its key: the popped child's descendants
             // will go on top of it.
             let label = node.child_label(i + 1).0;
-            self.open.push(Entry { label, ..e });
+            self.enqueue(Entry { label, ..e });
         }
         Head::Pending(p, i, h)
     }
@@ -660,11 +800,18 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn evaluate(&mut self, pos: &G::Position, path: impl FnOnce(&Self) -> Vec<u32>) -> Result<Value, SearchError> {
         self.stats.leaf_evals += 1;
         let v = checked(self.game.evaluate(pos))?;
+        Ok(self.evaluated(v, path))
+    }
+
+    /// Case 1's evaluation done (here or ahead, on another thread):
+    /// counted, and the leaf's path told to the observer.
+    #[inline]
+    fn evaluated(&mut self, v: Value, path: impl FnOnce(&Self) -> Vec<u32>) -> Value {
         if O::PATHS {
             let path = path(self);
             self.obs.leaf(&path, v);
         }
-        Ok(v)
+        v
     }
 
     /// Child `i` of `p`, LIVE with merit `h`, reached the head: it is
@@ -678,41 +825,51 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// of a node of the expanding role whose merit changes: it goes behind
     /// the head, and the next pending child of the same batch, if any, is
     /// the head.
-    fn visit_child(&mut self, p: u32, mut i: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
+    #[inline(always)]
+    fn visit_child(
+        &mut self,
+        p: u32,
+        mut i: u32,
+        h: Value,
+        all_role: Role,
+        prepared: &mut Option<Prepared<G::Position, G::Move>>,
+    ) -> Result<Gamma, SearchError> {
         let (pos, depth, kids) = loop {
             self.budget.visit(&mut self.stats)?;
-            self.moves_of(p);
-            let Some(&mv) = self.moves.get(i as usize) else {
-                return Err(SearchError::BadGame {
-                    reason: format!(
-                        "the game's moves() gave {} moves for a position that had more on an earlier call: \
-                         SSS* needs the same moves in the same order each time",
-                        self.moves.len()
-                    ),
-                });
+            let depth = self.nodes[p as usize].depth + 1;
+            let (pos, kids, value) = match prepared.take() {
+                Some(ready) => (ready.pos, ready.kids, ready.value),
+                None => {
+                    let pos = self.child_position(p, i)?;
+                    let mut kids = std::mem::take(&mut self.child_moves);
+                    kids.clear();
+                    if depth < self.horizon {
+                        self.game.moves(&pos, &mut kids);
+                    }
+                    (pos, kids, None)
+                }
             };
-            let parent = &self.nodes[p as usize];
-            let pos = self.game.play(&parent.pos, mv);
-            let depth = parent.depth + 1;
-            let mut kids = std::mem::take(&mut self.child_moves);
-            kids.clear();
-            if depth < self.horizon {
-                self.game.moves(&pos, &mut kids);
-            }
             if !kids.is_empty() {
                 break (pos, depth, kids);
             }
             self.child_moves = kids;
-            let v = self.evaluate(&pos, |me| me.child_path(p, i))?;
+            let v = match value {
+                Some(v) => {
+                    self.stats.leaf_evals += 1;
+                    let v = v?;
+                    self.evaluated(v, |me| me.child_path(p, i))
+                }
+                None => self.evaluate(&pos, |me| me.child_path(p, i))?,
+            };
             let merit = self.polarity.clip(h, v);
             let parent = &self.nodes[p as usize];
             let expanding = parent.role == all_role;
-            if O::STEPS || merit != h || expanding || i + 1 == parent.nchildren {
+            if O::STEPS || self.in_round || merit != h || expanding || i + 1 == parent.nchildren {
                 self.push_leaf(p, i, merit);
                 // Under the expanding role a changed merit puts the leaf
                 // behind the head; the next head is the batch's next child,
                 // if any, on top of the queue.
-                if !O::STEPS && merit != h && expanding && self.take_from_batch(p) {
+                if !O::STEPS && !self.in_round && merit != h && expanding && self.take_from_batch(p) {
                     i += 1;
                     debug_assert_eq!(self.nodes[p as usize].next_child, i + 1);
                     continue;
@@ -748,6 +905,22 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         self.expand(c, h, all_role)
     }
 
+    /// The position of child `i` of `p`.
+    #[inline(always)]
+    fn child_position(&mut self, p: u32, i: u32) -> Result<G::Position, SearchError> {
+        self.moves_of(p);
+        let Some(&mv) = self.moves.get(i as usize) else {
+            return Err(SearchError::BadGame {
+                reason: format!(
+                    "the game's moves() gave {} moves for a position that had more on an earlier call: \
+                     SSS* needs the same moves in the same order each time",
+                    self.moves.len()
+                ),
+            });
+        };
+        Ok(self.game.play(&self.nodes[p as usize].pos, mv))
+    }
+
     /// What [`BestFirst::pop`] would do if the head of OPEN is the next
     /// pending child of `p`'s batch, found on top of the queue; false (and
     /// nothing done) if it is not. The batch's entry stays on top with its
@@ -779,6 +952,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
 
     /// Cases 4, 5 and 6: child `i` of `p` is SOLVED with merit `h`; `j` is
     /// its node, if it has one.
+    #[inline(always)]
     fn solved(&mut self, p: u32, i: u32, j: Option<u32>, h: Value, root: u32, all_role: Role) -> Gamma {
         let at_root = p == root;
         if self.nodes[p as usize].role == all_role {
@@ -811,10 +985,12 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
+    /// The root, LIVE with the merit that bounds nothing, on OPEN.
+    fn start(&mut self) -> Result<u32, SearchError> {
         let pos = self.game.root();
         let role = self.game.role(&pos);
         let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, u128::BITS))?;
+        debug_assert_eq!(root, ROOT);
         if self.max_open == 0 {
             self.budget.finish(&mut self.stats);
             return Err(SearchError::OpenLimit {
@@ -823,7 +999,42 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             });
         }
         self.push(root, Status::Live, self.polarity.start());
+        Ok(root)
+    }
+
+    /// Gamma on `head`, which is not the root's SOLVED state; `ready`:
+    /// what a pending child's step needs, worked out ahead. Always inlined
+    /// into the sequential loops ([`Self::run`], [`Self::steps`]): they are
+    /// the hot path.
+    #[inline(always)]
+    fn gamma(&mut self, head: Head, ready: &mut Option<Prepared<G::Position, G::Move>>) -> Result<Gamma, SearchError> {
         let all_role = self.polarity.all_role();
+        Ok(match head {
+            Head::Node(j, Status::Live, h) => {
+                // The root: the only node pushed LIVE with a node of its own.
+                self.budget.visit(&mut self.stats)?;
+                self.moves_of(j);
+                if self.moves.is_empty() {
+                    let pos = self.nodes[j as usize].pos.clone();
+                    let v = self.evaluate(&pos, |me| me.path(j))?;
+                    self.push(j, Status::Solved, self.polarity.clip(h, v));
+                    Gamma::Evaluate
+                } else {
+                    self.expand(j, h, all_role)?
+                }
+            }
+            Head::Node(j, Status::Solved, h) => {
+                let node = &self.nodes[j as usize];
+                let (p, i) = (node.parent, node.index);
+                self.solved(p, i, Some(j), h, ROOT, all_role)
+            }
+            Head::Pending(p, i, h) => self.visit_child(p, i, h, all_role, ready)?,
+            Head::Leaf(p, i, h) => self.solved(p, i, None, h, ROOT, all_role),
+        })
+    }
+
+    pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
+        let root = self.start()?;
         let value = loop {
             let head = self.pop();
             if O::STEPS {
@@ -847,40 +1058,26 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             } else {
                 None
             };
-            let case = match head {
-                Head::Node(j, Status::Solved, h) if j == root => {
+            if let Head::Node(j, Status::Solved, h) = head {
+                if j == root {
                     self.emit(popped, Gamma::Finish);
                     break h;
                 }
-                Head::Node(j, Status::Live, h) => {
-                    // The root: the only node pushed LIVE with a node of its own.
-                    self.budget.visit(&mut self.stats)?;
-                    self.moves_of(j);
-                    if self.moves.is_empty() {
-                        let pos = self.nodes[j as usize].pos.clone();
-                        let v = self.evaluate(&pos, |me| me.path(j))?;
-                        self.push(j, Status::Solved, self.polarity.clip(h, v));
-                        Gamma::Evaluate
-                    } else {
-                        self.expand(j, h, all_role)?
-                    }
-                }
-                Head::Node(j, Status::Solved, h) => {
-                    let node = &self.nodes[j as usize];
-                    let (p, i) = (node.parent, node.index);
-                    self.solved(p, i, Some(j), h, root, all_role)
-                }
-                Head::Pending(p, i, h) => self.visit_child(p, i, h, all_role)?,
-                Head::Leaf(p, i, h) => self.solved(p, i, None, h, root, all_role),
-            };
+            }
+            let case = self.gamma(head, &mut None)?;
             self.emit(popped, case);
         };
+        Ok(self.outcome(value))
+    }
+
+    /// The search's answer, once the root is solved with `value`.
+    fn outcome(mut self, value: Value) -> Outcome<G::Move> {
         self.stats.passes = 1;
         self.budget.finish(&mut self.stats);
-        let root_pos = self.nodes[root as usize].pos.clone();
+        let root_pos = self.nodes[ROOT as usize].pos.clone();
         let best_index = self.best.map(|(i, _)| i as usize);
         let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root_pos, i));
-        Ok(Outcome {
+        Outcome {
             value: Some(value),
             best_move,
             best_index,
@@ -888,7 +1085,199 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             depth_completed: None,
             stopped_by: None,
             stats: self.stats,
+        }
+    }
+
+    /// Rounds: the search's start (the root on OPEN).
+    pub(crate) fn begin(&mut self) -> Result<(), SearchError> {
+        debug_assert!(self.rounds);
+        self.start().map(|_| ())
+    }
+
+    /// Rounds: takes up to `p` states off the head of OPEN, best first,
+    /// into `taken`: one round's states.
+    pub(crate) fn take(&mut self, p: usize, taken: &mut Vec<Taken>) {
+        debug_assert!(self.rounds);
+        taken.clear();
+        self.applying = false;
+        // No push of the round's steps is handed straight to a next step.
+        self.head_key = NO_KEY;
+        if let Some(head) = self.carry.take() {
+            // Left by the sequential steps ([`Self::steps`]): the head.
+            self.live -= 1;
+            let owner = match head {
+                Head::Node(j, ..) => j,
+                Head::Pending(p, ..) | Head::Leaf(p, ..) => p,
+            };
+            let stamp = self.nodes[owner as usize].stamp;
+            taken.push(Taken { head, stamp });
+        }
+        while taken.len() < p {
+            let Some(e) = self.pop_any() else { break };
+            // A live entry's stamp is its node's (a batch's or a leaf's: the parent's).
+            let head = self.head_of(e);
+            taken.push(Taken { head, stamp: e.stamp });
+        }
+        self.held_back = taken.len();
+        self.round_pushes.clear();
+        // A round of one state steps the head of OPEN: nothing to check.
+        self.applying = taken.len() > 1;
+    }
+
+    /// Rounds: the positions of the round's LIVE children (index in
+    /// `taken`, position, whether it is at the horizon): the work that
+    /// other threads can do ahead of the steps (the child's moves and, at
+    /// a leaf, its value).
+    pub(crate) fn pending(
+        &mut self,
+        taken: &[Taken],
+        out: &mut Vec<(usize, G::Position, bool)>,
+    ) -> Result<(), SearchError> {
+        out.clear();
+        for (k, t) in taken.iter().enumerate() {
+            if let Head::Pending(p, i, _) = t.head {
+                let pos = self.child_position(p, i)?;
+                let at_horizon = self.nodes[p as usize].depth + 1 >= self.horizon;
+                out.push((k, pos, at_horizon));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether state `t` of the round is still on OPEN: no earlier step of
+    /// the round purged it (a purge frees its node, or gives its parent a
+    /// new state, and so a new stamp).
+    #[inline]
+    fn still_open(&self, t: &Taken) -> bool {
+        let owner = match t.head {
+            Head::Node(j, ..) => j,
+            Head::Pending(p, ..) | Head::Leaf(p, ..) => p,
+        };
+        self.nodes[owner as usize].stamp == t.stamp
+    }
+
+    /// Whether a state pushed in this round lies below `p` with a key
+    /// smaller (a merit better) than `key`. The states that were on OPEN
+    /// when the round began all come after its states, so only those can.
+    fn better_pushed_below(&self, p: u32, key: u32) -> bool {
+        let parent = &self.nodes[p as usize];
+        let free = parent.bits as u32;
+        let mask = if free >= 128 { 0 } else { !((1u128 << free) - 1) };
+        let prefix = parent.label() & mask;
+        self.round_pushes.iter().any(|e| {
+            if e.key >= key || !is_live(&self.nodes, e) {
+                return false;
+            }
+            let owner = &self.nodes[(e.node & ID) as usize];
+            let depth = if e.node & (BATCH | LEAF) != 0 {
+                owner.depth + 1
+            } else {
+                owner.depth
+            };
+            depth > parent.depth && e.label & mask == prefix
         })
+    }
+
+    /// Puts a state of the round that must wait back on OPEN, as it was.
+    fn put_back(&mut self, head: Head) {
+        match head {
+            Head::Node(j, status, h) => self.push(j, status, h),
+            Head::Leaf(p, i, h) => self.push_leaf(p, i, h),
+            Head::Pending(..) => unreachable!("only a SOLVED state waits"),
+        }
+        // Not a push of the search's: the state never left OPEN.
+        self.stats.open_pushes -= 1;
+    }
+
+    /// Rounds: Gamma on each state of `taken` in turn, as
+    /// [`crate::drivers::rounds::sss`]'s rounds apply it: a state purged by
+    /// an earlier step of the round is skipped, case 4 waits while a state
+    /// pushed in the round below the parent has a better merit, and the
+    /// root's SOLVED state ends the search. `ready[k]`: what the step of
+    /// `taken[k]` needs, if it was worked out ahead.
+    pub(crate) fn apply(
+        &mut self,
+        taken: &[Taken],
+        ready: &mut [Option<Prepared<G::Position, G::Move>>],
+    ) -> Result<RoundDone, SearchError> {
+        self.in_round = true;
+        let done = self.apply_steps(taken, ready);
+        self.in_round = false;
+        done
+    }
+
+    fn apply_steps(
+        &mut self,
+        taken: &[Taken],
+        ready: &mut [Option<Prepared<G::Position, G::Move>>],
+    ) -> Result<RoundDone, SearchError> {
+        let all_role = self.polarity.all_role();
+        let mut done = RoundDone::default();
+        for (k, t) in taken.iter().enumerate() {
+            if !self.still_open(t) {
+                done.idle += 1;
+                continue;
+            }
+            self.held_back -= 1;
+            let case4 = match t.head {
+                Head::Node(j, Status::Solved, h) => {
+                    if j == ROOT {
+                        done.work += 1;
+                        done.value = Some(h);
+                        return Ok(done);
+                    }
+                    Some((self.nodes[j as usize].parent, h))
+                }
+                Head::Leaf(p, _, h) => Some((p, h)),
+                _ => None,
+            };
+            if let Some((p, h)) = case4 {
+                if k > 0 && self.nodes[p as usize].role == all_role && self.better_pushed_below(p, self.key(h)) {
+                    self.put_back(t.head);
+                    done.idle += 1;
+                    continue;
+                }
+            }
+            let case = match ready.get_mut(k) {
+                Some(ready) => self.gamma(t.head, ready)?,
+                None => self.gamma(t.head, &mut None)?,
+            };
+            done.work += 1;
+            if case == Gamma::SolveParentPurge {
+                // The purge may have taken states of this round with it.
+                let left = taken[k + 1..].iter().filter(|t| self.still_open(t)).count();
+                self.stats.open_purged += (self.held_back - left) as u64;
+                self.held_back = left;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Rounds: up to `n` steps of the sequential SSS\* (one state at a
+    /// time, with its shortcuts) between rounds, for when a round's work
+    /// is not worth sharing. The root's value once it is solved.
+    pub(crate) fn steps(&mut self, n: usize) -> Result<Option<Value>, SearchError> {
+        debug_assert!(self.rounds && !self.in_round);
+        self.held_back = 0;
+        self.applying = false;
+        for _ in 0..n {
+            let head = self.pop();
+            if let Head::Node(ROOT, Status::Solved, h) = head {
+                return Ok(Some(h));
+            }
+            self.gamma(head, &mut None)?;
+        }
+        Ok(None)
+    }
+
+    /// Rounds: the counts so far (positions visited, leaves, ...).
+    pub(crate) fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Rounds: the answer, once [`Self::apply`] solved the root.
+    pub(crate) fn finish(self, value: Value) -> Outcome<G::Move> {
+        self.outcome(value)
     }
 
     fn emit(&mut self, popped: Option<State>, case: Gamma) {

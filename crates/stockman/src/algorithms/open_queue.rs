@@ -133,6 +133,33 @@ impl OpenQueue {
         }
     }
 
+    /// The live entry [`OpenQueue::pop`] would return, left in place
+    /// (stale entries met on the way are dropped).
+    #[inline]
+    pub(crate) fn peek(&mut self, live: impl Fn(&Entry) -> bool) -> Option<Entry> {
+        loop {
+            while let Some(&e) = self.zero.last() {
+                if live(&e) {
+                    return Some(e);
+                }
+                self.zero.pop();
+                self.held -= 1;
+            }
+            if !self.refill(&live) {
+                self.last = 0;
+                return None;
+            }
+        }
+    }
+
+    /// Whether a push of `e` keeps the queue's order: a key above the last
+    /// one popped, or equal to it and left of the top tie (bucket 0 is a
+    /// stack sorted left-most on top, stale entries included).
+    #[inline]
+    pub(crate) fn takes(&self, e: &Entry) -> bool {
+        e.key > self.last || (e.key == self.last && self.zero.last().is_none_or(|top| e.label < top.label))
+    }
+
     /// Moves the live entries of the smallest key into bucket 0; false if
     /// empty.
     ///

@@ -37,7 +37,7 @@
 //! let tree = RandomTree::new(RandomSpec::parse("width=6,depth=6,seed=3").unwrap());
 //! let one = Algorithm::Mtdf.search(&tree, &SearchOptions::default()).unwrap();
 //! let table = SharedTable::with_megabytes(4).unwrap();
-//! let opts = SearchOptions { threads: Threads { count: 2, parallel: Parallel::LazySmp }, ..Default::default() };
+//! let opts = SearchOptions { threads: Threads { count: 2, parallel: Parallel::LazySmp, ..Threads::default() }, ..Default::default() };
 //! let two = Algorithm::Mtdf.with_options(&opts).shared_table(&table).run_shared(&tree).unwrap();
 //! assert_eq!(one.value, two.value);
 //! ```

@@ -137,7 +137,8 @@ impl Algorithm {
             };
         }
         if parallel_sss::supports(self) {
-            return parallel_sss::search_observed(game, self == Algorithm::Dual, &one, threads, 0, obs);
+            let states = opts.threads.round_states;
+            return parallel_sss::search_observed(game, self == Algorithm::Dual, &one, threads, states, obs);
         }
         let fresh;
         let table = match table {

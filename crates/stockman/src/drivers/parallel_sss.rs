@@ -9,10 +9,11 @@
 //! value stays exact), the threads work out what those states need from
 //! the game (their moves, and a leaf's value: the costly part of a step),
 //! and one thread then applies the round's Gamma steps in order. So for a
-//! given `P` it evaluates exactly the leaves of the simulation with `P`
+//! fixed `P` it evaluates exactly the leaves of the simulation with `P`
 //! virtual processors, on any number of threads, on every run: the
 //! parallel search is reproducible to the leaf, which no shared-table
-//! search is.
+//! search is (with `P` left to the search, see below, only where the
+//! clock does not switch between rounds and sequential steps).
 //!
 //! Which leaves differ from SSS\*'s: a round may expand states that the
 //! one-processor search would have purged or never reached (its
@@ -20,24 +21,38 @@
 //! alpha-beta skips; the theorems about SSS\*'s leaves hold at `P = 1`
 //! (which *is* [`sss`](crate::algorithms::sss) leaf for leaf) and the value at every `P`.
 //!
+//! The rounds run on the sequential SSS\*'s own OPEN list
+//! ([`best_first`](crate::algorithms::sss): the arena, the radix queue,
+//! batches of pending children and leaves kept without nodes), with a
+//! small heap for what a round's steps push ahead of a state the round
+//! took later (the queue only takes keys that never go back). A round's
+//! steps are the sequential search's without its shortcuts (a push handed
+//! straight to the next step, a leaf's siblings in a loop), which assume
+//! one state a step; the leaves are still those of the simulation (a test
+//! compares the two engines leaf for leaf).
+//!
 //! What it costs: a round's steps are applied on one thread, and the
 //! threads meet twice a round. So the threads share a round's work only
 //! when a helper's share is expected to cost more than a meeting (a running
-//! average of a state's cost, read off the clock); when a leaf costs little
-//! (random trees, a material count) the calling thread works alone, and
-//! the rounds' bookkeeping is the cost. A helper whose part of the round is
-//! shorter than the calling thread's may be given work for the next states
-//! on OPEN ([`LOOK_AHEAD`] rounds down; 1, none, since more measured
-//! slower): a state purged before its turn wastes that work, on a thread
-//! that would otherwise have waited. Neither choice changes which
-//! states a round steps, so the leaves stay those of the rounds. It pays
-//! where evaluation dominates, and it is here to measure that claim of the
-//! literature, not as the fastest way to search.
+//! average of a state's cost, read off the clock). With a fixed number of
+//! states a round the clock decides only who works a state out, never which
+//! states a round steps: the leaves stay those of the rounds, and where a
+//! leaf costs little (random trees, a material count) the rounds'
+//! bookkeeping is the cost, about three times the sequential SSS\*'s
+//! time. Left to the search (`processors` 0, what the command line and
+//! Python ask for), the rounds run only while a state's work is worth a
+//! meeting; in between, the sequential SSS\* steps on the same OPEN list
+//! at its own speed, shortcuts included (a round may hold any number of
+//! states, one included, without losing the value: see
+//! [`simulate::sss`](crate::simulate::sss)). It pays where evaluation
+//! dominates.
 //!
 //! # Complexity
 //! Rounds: SSS\*'s steps over about `P` at best; work as
-//! [`simulate::sss`](crate::simulate::sss) counts it; memory: every
-//! position visited (kept for the rounds).
+//! [`simulate::sss`](crate::simulate::sss) counts it; a step costs what it
+//! costs in the sequential SSS\*, and a case 4 after the round's first
+//! state also a look at the states the round pushed so far. Memory: the
+//! sequential SSS\*'s (the interior nodes of the live search tree).
 //!
 //! # Example
 //! ```
@@ -49,12 +64,11 @@
 //! assert_eq!(out.best_index, Some(0)); // min(max(3,12), max(8,2)) = 8
 //! ```
 
-use super::rounds::sss::Sim;
-use super::rounds::{SimError, MAX_PROCESSORS};
+use super::rounds::MAX_PROCESSORS;
+use crate::algorithms::best_first::{BestFirst, Polarity, Prepared, Taken};
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
-use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
-use crate::stats::Stats;
+use crate::search::{checked, Outcome, SearchError, SearchOptions};
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -68,13 +82,23 @@ pub fn supports(algo: crate::Algorithm) -> bool {
 }
 
 /// The states a round takes off OPEN per thread, when the caller leaves
-/// it to us ([`search`] with `processors` 0).
+/// the rounds to the search ([`search`] with `processors` 0).
 pub const STATES_PER_THREAD: usize = 1;
 
 /// Parallel SSS\* (`dual`: Dual\*) taking `processors` states off OPEN per
-/// round (0: [`STATES_PER_THREAD`] per thread) on `threads` threads (at
-/// most one per core: the leaves do not depend on the threads, and more
-/// threads than cores would only wait for one another).
+/// round on `threads` threads (at most one per core: the leaves do not
+/// depend on the threads, and more threads than cores would only wait for
+/// one another).
+///
+/// `processors` 0 leaves the rounds to the search: rounds of
+/// [`STATES_PER_THREAD`] states per thread while a state's work is worth a
+/// meeting of the threads, and the sequential SSS\*'s steps (one state at
+/// a time, at its speed) while it is not, judged by the clock every
+/// [`STRETCH`] steps. The value and the best move are exact either way; the
+/// leaves are SSS\*'s where the leaves stay cheap, and may differ from run
+/// to run where the clock switches. A fixed `processors` gives the rounds
+/// of [`simulate::sss`](crate::simulate::sss), the same leaves on every
+/// run and any number of threads.
 ///
 /// # Errors
 /// The limits of `opts` (nodes, time, stop), a processor count over
@@ -94,57 +118,52 @@ where
     search_observed(game, dual, opts, threads, processors, &mut NoObserver)
 }
 
-/// A round's work for one thread: positions (with their nodes) whose moves
-/// and, at a leaf, value are needed; `true` marks one at the horizon.
-type Work<P> = Vec<(u32, P, bool)>;
+/// A round's work for one thread: the positions of the round's LIVE
+/// children (with their index in the round), whose moves and, at a leaf,
+/// value are needed; `true` marks one at the horizon.
+type Work<P> = Vec<(usize, P, bool)>;
 
-/// What a thread found for one node: its moves and a leaf's value.
-type Worked<M> = (u32, Vec<M>, Option<Result<Value, SearchError>>);
+/// What a thread found for one child: its position (handed back), its
+/// moves and a leaf's value.
+type Worked<P, M> = (usize, Prepared<P, M>);
 
-/// What a thread found: per node, its moves and a leaf's value.
-type Found<M> = Vec<Worked<M>>;
+/// What a thread found, child by child.
+type Found<P, M> = Vec<Worked<P, M>>;
 
 /// The moves and leaf values of `work`.
-fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Move> {
+fn work_out<G: Game>(game: &G, work: Work<G::Position>) -> Found<G::Position, G::Move> {
     work.into_iter()
-        .map(|(n, pos, at_horizon)| work_one(game, n, &pos, at_horizon))
+        .map(|(k, pos, at_horizon)| work_one(game, k, pos, at_horizon))
         .collect()
 }
 
-/// The moves of node `n` at `pos` and, at a leaf, its value.
-fn work_one<G: Game>(game: &G, n: u32, pos: &G::Position, at_horizon: bool) -> Worked<G::Move> {
-    let mut moves = Vec::new();
+/// The moves of the child at `pos` and, at a leaf, its value.
+fn work_one<G: Game>(game: &G, k: usize, pos: G::Position, at_horizon: bool) -> Worked<G::Position, G::Move> {
+    let mut kids = Vec::new();
     if !at_horizon {
-        game.moves(pos, &mut moves);
+        game.moves(&pos, &mut kids);
     }
-    let value = moves.is_empty().then(|| checked(game.evaluate(pos)));
-    (n, moves, value)
+    let value = kids.is_empty().then(|| checked(game.evaluate(&pos)));
+    (k, Prepared { pos, kids, value })
 }
 
 /// Whether a round's work is worth sharing with the helpers: a running
 /// average of what one state's work costs, read off the clock on the
 /// rounds the calling thread works (every one it shares, one in
-/// [`SAMPLE_EVERY`] of the others). The clock decides only who works a
-/// state out, never which states: the leaves stay those of the rounds.
+/// [`SAMPLE_EVERY`] of the others, where the round's steps are timed
+/// whole). The clock decides only who works a state out, never which
+/// states: the leaves stay those of the rounds.
+#[derive(Default)]
 struct Pace {
     /// Nanoseconds a state, smoothed (0 until measured).
     per_state: f64,
     rounds: u64,
     /// Never measured again (the tests' way to make every round share).
     fixed: bool,
-    /// How many rounds down OPEN a shared round looks ([`LOOK_AHEAD`]).
-    look_ahead: usize,
-}
-
-impl Default for Pace {
-    fn default() -> Pace {
-        Pace {
-            per_state: 0.0,
-            rounds: 0,
-            fixed: false,
-            look_ahead: LOOK_AHEAD,
-        }
-    }
+    /// Tests only: with the rounds left to the search, switch between
+    /// sequential steps and rounds at every look, `stretch` steps apart.
+    #[cfg(test)]
+    alternate: Option<(usize, u64)>,
 }
 
 /// A helper's share must be expected to take this long before it is
@@ -152,22 +171,40 @@ impl Default for Pace {
 /// helper sleeps) costs about a microsecond on a free core.
 const SHARE_NS: f64 = 4_000.0;
 
-/// How far a round looks down OPEN for work to share, in rounds (1: the
-/// round's own states only). Four rounds' worth was tried and measured
-/// slower on two threads with a 20 µs leaf (width 8 depth 6: 1.33x the
-/// sequential SSS\*'s time against 0.70x with 1; depth 7: 0.92x against
-/// 0.93x; `docs/experiments/parallel.md`): a helper's work ahead is often
-/// for states purged before their turn, and every such round meets.
-pub const LOOK_AHEAD: usize = 1;
+/// The sequential steps between two looks at the clock, when the rounds
+/// are left to the search and a round's work is not worth sharing: two
+/// clock reads (about 40 ns) against 256 steps (about 15 µs with free leaves).
+pub const STRETCH: usize = 256;
 
 /// Of the rounds worked out on the calling thread alone, how often one is
-/// timed (the clock costs about 20 ns a read, a cheap round about 1 µs).
-const SAMPLE_EVERY: u64 = 8;
+/// timed (the clock costs about 20 ns a read, a round of two cheap states
+/// about 200 ns).
+const SAMPLE_EVERY: u64 = 32;
 
 impl Pace {
     /// Whether a part of `part` states is worth a meeting.
     fn share(&self, part: usize) -> bool {
         self.per_state * part as f64 >= SHARE_NS
+    }
+
+    /// With the rounds left to the search, whether the next stretch is
+    /// rounds of `p` states on `threads` threads (else sequential steps).
+    fn rounds_pay(&mut self, p: usize, threads: usize) -> bool {
+        #[cfg(test)]
+        if let Some((_, looks)) = &mut self.alternate {
+            *looks += 1;
+            return *looks % 2 == 0;
+        }
+        threads > 1 && self.share(p.div_ceil(threads))
+    }
+
+    /// The sequential steps of a stretch.
+    fn stretch(&self) -> usize {
+        #[cfg(test)]
+        if let Some((stretch, _)) = self.alternate {
+            return stretch;
+        }
+        STRETCH
     }
 
     fn sample(&mut self) -> bool {
@@ -185,12 +222,13 @@ impl Pace {
         }
     }
 
-    /// This pace, looking `rounds` rounds down OPEN (at least 1).
+    /// With the rounds left to the search: `stretch` sequential steps and
+    /// a round in turn, every round shared.
     #[cfg(test)]
-    fn looking(self, rounds: usize) -> Pace {
+    fn alternating(stretch: usize) -> Pace {
         Pace {
-            look_ahead: rounds.max(1),
-            ..self
+            alternate: Some((stretch, 0)),
+            ..Pace::always()
         }
     }
 
@@ -211,12 +249,12 @@ impl Pace {
 /// helper what it found.
 struct Slot<G: Game> {
     work: Mutex<Option<Work<G::Position>>>,
-    found: Mutex<Option<Handed<G::Move>>>,
+    found: Mutex<Option<Handed<G::Position, G::Move>>>,
 }
 
 /// A helper's answer: what it found, or the panic of the game it ran
 /// (raised again on the calling thread, instead of leaving it waiting).
-type Handed<M> = std::thread::Result<Found<M>>;
+type Handed<P, M> = std::thread::Result<Found<P, M>>;
 
 impl<G: Game> Default for Slot<G> {
     fn default() -> Self {
@@ -351,7 +389,8 @@ where
     O: Observer,
 {
     let threads = threads.max(1);
-    let processors = if processors == 0 {
+    let auto = processors == 0;
+    let processors = if auto {
         threads.saturating_mul(STATES_PER_THREAD)
     } else {
         processors
@@ -361,10 +400,9 @@ where
             reason: format!("{processors} states per round: give 1 to {MAX_PROCESSORS}"),
         });
     }
-    let mut budget = Budget::new(opts);
-    let mut stats = Stats::default();
-    let mut sim = Sim::new(game, dual, opts.limits.depth, processors, O::PATHS);
-    let mut reported = 0;
+    let polarity = if dual { Polarity::Dual } else { Polarity::Sss };
+    let mut engine = BestFirst::in_rounds(game, opts, polarity, obs);
+    engine.begin()?;
     // The rounds, and so the leaves, depend on `processors` alone: more
     // threads than cores would only wait for one another.
     let threads = threads.min(cores());
@@ -381,29 +419,32 @@ where
             .collect();
         // Tell the helpers to go home however the search ends.
         let closing = Closing { meet: &meet, helpers };
-        let mut window = Vec::new();
+        let mut taken: Vec<Taken> = Vec::new();
+        let mut work: Work<G::Position> = Vec::new();
+        let mut ready: Vec<Option<Prepared<G::Position, G::Move>>> = Vec::new();
         loop {
-            // The round's states, and behind them the next ones on OPEN:
-            // when the work is worth sharing, the threads also work out
-            // what those will need (their moves, a leaf's value), so that
-            // a round whose own states need one leaf keeps every thread
-            // busy. Which states a round steps does not change, so neither
-            // do the leaves; work done for a state purged before its turn
-            // is lost time on a thread that would have waited.
-            sim.take_into(processors.saturating_mul(pace.look_ahead), &mut window);
-            let own = window.len().min(processors);
-            let needed = sim.pending(&window[..own]).count();
-            // Each thread's part: the round's own states dealt out first,
-            // then helpers' parts filled up with the next states' work, so
-            // that no part is longer than the calling thread's.
+            if auto && !pace.rounds_pay(processors, threads) {
+                // Not worth a meeting: the sequential SSS*'s steps, timed.
+                let before = engine.stats().nodes;
+                let start = Instant::now();
+                if let Some(v) = engine.steps(pace.stretch())? {
+                    return Ok(v);
+                }
+                pace.observe(start.elapsed(), (engine.stats().nodes - before) as usize);
+                continue;
+            }
+            engine.take(processors, &mut taken);
+            if taken.is_empty() {
+                return Err(SearchError::BadGame {
+                    reason: "OPEN emptied before the root was solved".into(),
+                });
+            }
+            let needed = taken.iter().filter(|t| t.is_live_child()).count();
+            // Each thread's part of the round's LIVE children.
             let part = needed.div_ceil(threads);
-            let mut found = if threads > 1 && needed > 0 && pace.share(part) {
-                let pending: Work<G::Position> = sim
-                    .pending(&window[..own])
-                    .chain(sim.pending(&window[own..]).take(part * threads - needed))
-                    .map(|(n, pos, h)| (n, pos.clone(), h))
-                    .collect();
-                let mut chunks = pending.into_iter();
+            let done = if threads > 1 && needed > 1 && pace.share(part) {
+                engine.pending(&taken, &mut work)?;
+                let mut chunks = work.drain(..);
                 let mine: Work<G::Position> = chunks.by_ref().take(part).collect();
                 // Cleared before any share is out: a helper may take its share
                 // as soon as it is in the slot (still waking from the last round).
@@ -417,6 +458,7 @@ where
                     *lock(&slot.work) = Some(chunk);
                     sent += 1;
                 }
+                drop(chunks);
                 if sent > 0 {
                     meet.round.fetch_add(1, Ordering::Release);
                     for h in &closing.helpers[..sent] {
@@ -437,77 +479,157 @@ where
                         None => {}
                     }
                 }
-                found
+                ready.clear();
+                ready.resize_with(taken.len(), || None);
+                for (k, prepared) in found {
+                    ready[k] = Some(prepared);
+                }
+                engine.apply(&taken, &mut ready)?
             } else {
                 // Too little to share: the meeting would cost more than the
-                // work. The round's own states are worked out here.
+                // work. The round's steps work their states out themselves.
                 let start = pace.sample().then(Instant::now);
-                let found: Found<G::Move> = sim
-                    .pending(&window[..own])
-                    .map(|(n, pos, h)| work_one(game, n, pos, h))
-                    .collect();
+                let done = engine.apply(&taken, &mut [])?;
                 if let Some(start) = start {
-                    pace.observe(start.elapsed(), found.len());
+                    pace.observe(start.elapsed(), needed);
                 }
-                found
+                done
             };
-            for (n, moves, value) in found.drain(..) {
-                let value = match value {
-                    Some(Err(e)) if window[..own].iter().any(|t| t.0 == n) => return Err(e),
-                    // A bad value met ahead is the round's business only if
-                    // its state gets its turn: its step evaluates it again.
-                    Some(Err(_)) => None,
-                    Some(Ok(v)) => Some(v),
-                    None => None,
-                };
-                sim.install(n, moves, value);
-            }
-            let done = sim.round(&window[..own]).map_err(|e| match e {
-                SimError::Unsupported(reason) => SearchError::Unsupported { reason },
-                e => SearchError::BadGame { reason: e.to_string() },
-            })?;
-            for _ in stats.nodes..sim.made() {
-                budget.visit(&mut stats)?;
-            }
-            if O::PATHS {
-                if let Some((paths, values)) = sim.leaves() {
-                    for (p, &v) in paths[reported..].iter().zip(&values[reported..]) {
-                        obs.leaf(p, v);
-                    }
-                    reported = paths.len();
-                }
-            }
-            if let Some(v) = done {
+            if let Some(v) = done.value {
                 return Ok(v);
             }
         }
     });
-    let value = value?;
-    // The rounds' leaves and expansions (the same on any number of
-    // threads), not the work done ahead for states purged before their turn.
-    stats.leaf_evals = sim.report.leaf_evals;
-    stats.nodes_expanded = sim.expanded();
-    stats.max_open = sim.report.max_open;
-    stats.passes = 1;
-    budget.finish(&mut stats);
-    let best_index = sim.best.map(|(i, _)| i as usize);
-    let best_move = best_index.and_then(|i| crate::algorithms::alphabeta::nth_move(game, &game.root(), i));
-    Ok(Outcome::new(Some(value), best_move, best_index, None, stats))
+    Ok(engine.finish(value?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::observe::LeafRecorder;
+    use crate::value::Value;
     use crate::{RandomSpec, RandomTree};
 
-    /// Every round shared, with the look-ahead: the same leaves, in the
-    /// same order, values and counts as one thread, for each `P`.
+    /// The threads' rounds are the textbook's (the oracle's ordered set):
+    /// the same leaves in the same order, the same value, best move and
+    /// OPEN peak, for each `P`, on trees with many ties and without.
     #[test]
-    fn shared_rounds_and_the_look_ahead_keep_the_leaves_of_the_rounds() {
+    fn the_rounds_are_the_textbooks_leaf_for_leaf() {
+        use crate::drivers::rounds::reference;
+        use crate::simulate::SimOptions;
+        for seed in 0..80u64 {
+            let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
+            let range = if seed % 2 == 0 { "0..4" } else { "0..100" };
+            let spec = format!("width={w},depth={d},seed={seed},range={range}");
+            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            for dual in [false, true] {
+                for p in [1, 2, 3, 5, 8, 64] {
+                    let sim_opts = SimOptions {
+                        processors: p,
+                        record_leaves: true,
+                        ..SimOptions::default()
+                    };
+                    let (report, paths, best) = reference::simulate_recorded(&tree, dual, &sim_opts).unwrap();
+                    let mut rec = LeafRecorder::default();
+                    let out = rounds(&tree, dual, &SearchOptions::default(), 1, p, &mut rec, Pace::default()).unwrap();
+                    let at = format!("{spec} dual {dual} P {p}");
+                    assert_eq!(rec.paths(), paths.unwrap(), "{at}: leaves");
+                    assert_eq!(out.value, Some(report.value), "{at}");
+                    assert_eq!(out.best_index, best.map(|i| i as usize), "{at}: best move");
+                    assert_eq!(out.stats.leaf_evals, report.leaf_evals, "{at}");
+                    assert_eq!(out.stats.max_open, report.max_open, "{at}: OPEN peak");
+                }
+            }
+        }
+    }
+
+    /// `game` from `pos` on.
+    struct Rooted<'a, G: Game>(&'a G, G::Position);
+
+    impl<G: Game> Game for Rooted<'_, G> {
+        type Position = G::Position;
+        type Move = G::Move;
+        fn root(&self) -> G::Position {
+            self.1.clone()
+        }
+        fn role(&self, pos: &G::Position) -> crate::Role {
+            self.0.role(pos)
+        }
+        fn moves(&self, pos: &G::Position, out: &mut Vec<G::Move>) {
+            self.0.moves(pos, out)
+        }
+        fn play(&self, pos: &G::Position, mv: G::Move) -> G::Position {
+            self.0.play(pos, mv)
+        }
+        fn evaluate(&self, pos: &G::Position) -> Value {
+            self.0.evaluate(pos)
+        }
+    }
+
+    /// The rounds left to the search, switching between the sequential
+    /// SSS\*'s steps (its shortcuts included) and rounds at every look, 1,
+    /// 2 and 5 steps apart, on 1 to 3 threads (rounds of 1 to 3 states):
+    /// the minimax value, and a best move whose child holds it; leaves
+    /// counted as evaluated.
+    #[test]
+    fn sequential_steps_and_rounds_mixed_keep_the_value_and_the_best_move() {
+        for seed in 0..90u64 {
+            let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
+            let range = if seed % 2 == 0 { "0..4" } else { "0..100" };
+            let spec = format!("width={w},depth={d},seed={seed},range={range}");
+            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            let opts = SearchOptions::default();
+            let value = crate::Algorithm::Minimax.search(&tree, &opts).unwrap().value;
+            let root = tree.root();
+            let mut moves = Vec::new();
+            tree.moves(&root, &mut moves);
+            for dual in [false, true] {
+                for stretch in [1, 2, 5] {
+                    for threads in [1, 2, 3] {
+                        let mut rec = LeafRecorder::default();
+                        let out = rounds(&tree, dual, &opts, threads, 0, &mut rec, Pace::alternating(stretch)).unwrap();
+                        let at = format!("{spec} dual {dual} stretch {stretch} threads {threads}");
+                        assert_eq!(out.value, value, "{at}");
+                        let best = out.best_index.expect("a best move");
+                        let child = Rooted(&tree, tree.play(&root, moves[best]));
+                        let held = crate::Algorithm::Minimax.search(&child, &opts).unwrap().value;
+                        assert_eq!(held, value, "{at}: best move {best}");
+                        assert_eq!(out.stats.leaf_evals, rec.leaves.len() as u64, "{at}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Left to the search on one thread, the rounds never pay: the search
+    /// is the sequential SSS\*, leaf for leaf and count for count.
+    #[test]
+    fn rounds_left_to_the_search_on_one_thread_are_sss() {
+        for seed in 0..40u64 {
+            let spec = format!("width={},depth={},seed={seed}", 2 + seed % 6, 2 + seed % 5);
+            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            for (dual, algo) in [(false, crate::Algorithm::Sss), (true, crate::Algorithm::Dual)] {
+                let opts = SearchOptions::default();
+                let mut seq = LeafRecorder::default();
+                let a = algo.with_options(&opts).observer(&mut seq).run(&tree).unwrap();
+                let mut ours = LeafRecorder::default();
+                let b = rounds(&tree, dual, &opts, 1, 0, &mut ours, Pace::default()).unwrap();
+                assert_eq!(seq.leaves, ours.leaves, "{spec} {}", algo.name());
+                assert_eq!((a.value, a.best_index), (b.value, b.best_index), "{spec}");
+                let (mut x, mut y) = (a.stats, b.stats);
+                x.time_us = 0;
+                y.time_us = 0;
+                assert_eq!(x, y, "{spec} {}", algo.name());
+            }
+        }
+    }
+
+    /// Every round shared: the same leaves, in the same order, values and
+    /// counts as one thread, for each `P`.
+    #[test]
+    fn shared_rounds_keep_the_leaves_of_the_rounds() {
         // Every round meets (a few thousand meetings a search): kept small
-        // so that the test stays short on a loaded machine. Look-ahead 4
-        // is the path `LOOK_AHEAD` = 1 leaves unused.
+        // so that the test stays short on a loaded machine.
         for seed in 0..12 {
             let tree = RandomTree::new(RandomSpec::parse(&format!("width=4,depth=5,seed={seed},range=0..20")).unwrap());
             for dual in [false, true] {
@@ -515,10 +637,10 @@ mod tests {
                     let opts = SearchOptions::default();
                     let mut one = LeafRecorder::default();
                     let a = rounds(&tree, dual, &opts, 1, p, &mut one, Pace::default()).unwrap();
-                    for ahead in [1, 4] {
+                    {
                         let mut two = LeafRecorder::default();
-                        let b = rounds(&tree, dual, &opts, 2, p, &mut two, Pace::always().looking(ahead)).unwrap();
-                        let at = format!("seed {seed} dual {dual} P {p} look-ahead {ahead}");
+                        let b = rounds(&tree, dual, &opts, 2, p, &mut two, Pace::always()).unwrap();
+                        let at = format!("seed {seed} dual {dual} P {p}");
                         assert_eq!(one.leaves, two.leaves, "{at}");
                         assert_eq!((a.value, a.best_index), (b.value, b.best_index), "{at}");
                         assert_eq!(a.stats.leaf_evals, b.stats.leaf_evals, "{at}");

@@ -329,6 +329,7 @@ impl Runner {
             threads: crate::options::Threads {
                 count: request.threads,
                 parallel: request.parallel,
+                round_states: request.round_states,
             },
             ..request.options.clone()
         };

@@ -101,6 +101,10 @@ pub struct Settings {
     pub threads: Option<usize>,
     /// How several threads share a search (default [`Parallel::Abdada`]).
     pub parallel: Option<Parallel>,
+    /// States per round of SSS\* and Dual\* in rounds
+    /// ([`Threads::round_states`](crate::options::Threads::round_states);
+    /// default 0: left to the search).
+    pub round_states: Option<usize>,
     /// Search the depth-first algorithms through the shared table even on
     /// one thread: the baseline a parallel search's speed-up is measured
     /// against (the same table, one thread).
@@ -201,6 +205,7 @@ impl Settings {
             eval_cost_ns: self.eval_cost_ns,
             threads,
             parallel: self.parallel.unwrap_or_default(),
+            round_states: self.round_states.unwrap_or(0),
             shared_table: self.shared_table,
         })
     }
@@ -226,6 +231,8 @@ pub struct Request {
     pub threads: usize,
     /// How several threads share a search.
     pub parallel: Parallel,
+    /// States per round of SSS\* and Dual\* in rounds (0: left to the search).
+    pub round_states: usize,
     /// The depth-first algorithms through the shared table even on one thread.
     pub shared_table: bool,
 }

@@ -8,6 +8,8 @@
 //! of turn and why the value stays exact). The same inputs give the same
 //! rounds on every machine.
 
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod sss;
 
 use crate::value::Value;
