@@ -235,6 +235,18 @@ enum Head {
     Leaf(u32, u32, Value),
 }
 
+impl Head {
+    /// The node whose stamp the state's entry carries: its own, or for a
+    /// child without a node (pending, or a leaf) its parent's.
+    #[inline]
+    fn owner(self) -> u32 {
+        match self {
+            Head::Node(j, ..) => j,
+            Head::Pending(p, ..) | Head::Leaf(p, ..) => p,
+        }
+    }
+}
+
 pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     game: &'a G,
     polarity: Polarity,
@@ -715,20 +727,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             self.live -= 1;
             return head;
         }
-        let e = if self.side.is_empty() {
-            let nodes = &self.nodes;
-            self.open.pop(|e| is_live(nodes, e))
-        } else {
-            // Between rounds ([`Self::steps`]): the side heap may hold the head.
-            self.pop_any()
-        }
-        .expect("OPEN is never empty before the root is solved");
+        // Between rounds ([`Self::steps`]) the side heap may hold the head.
+        let e = self.pop_any().expect("OPEN is never empty before the root is solved");
         self.head_key = e.key;
         self.head_of(e)
     }
 
-    /// Rounds: takes the best live entry of the queue and the side list
-    /// off OPEN (`None`: OPEN is empty).
+    /// Takes the best live entry of the queue and the side heap off OPEN
+    /// (`None`: OPEN is empty); the heap stays empty outside rounds.
     fn pop_any(&mut self) -> Option<Entry> {
         let nodes = &self.nodes;
         while self.side.peek().is_some_and(|e| !is_live(nodes, &e.0)) {
@@ -1105,11 +1111,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         if let Some(head) = self.carry.take() {
             // Left by the sequential steps ([`Self::steps`]): the head.
             self.live -= 1;
-            let owner = match head {
-                Head::Node(j, ..) => j,
-                Head::Pending(p, ..) | Head::Leaf(p, ..) => p,
-            };
-            let stamp = self.nodes[owner as usize].stamp;
+            let stamp = self.nodes[head.owner() as usize].stamp;
             taken.push(Taken { head, stamp });
         }
         while taken.len() < p {
@@ -1149,11 +1151,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// new state, and so a new stamp).
     #[inline]
     fn still_open(&self, t: &Taken) -> bool {
-        let owner = match t.head {
-            Head::Node(j, ..) => j,
-            Head::Pending(p, ..) | Head::Leaf(p, ..) => p,
-        };
-        self.nodes[owner as usize].stamp == t.stamp
+        self.nodes[t.head.owner() as usize].stamp == t.stamp
     }
 
     /// Whether a state pushed in this round lies below `p` with a key
