@@ -82,7 +82,7 @@ pub struct SearchArgs {
     /// on every run; 0 (the default) leaves them to the search: rounds of
     /// one state per thread while a state's work is worth a meeting of the
     /// threads, SSS*'s own steps while it is not.
-    #[arg(long, value_name = "P", default_value_t = 0, value_parser = parse_round_states)]
+    #[arg(long, value_name = "P", default_value_t = 0, value_parser = parse_round_states, allow_negative_numbers = true)]
     pub round_states: usize,
     /// Search the depth-first algorithms through the shared table (the one
     /// threads share) even on one thread: the baseline that a parallel
