@@ -486,45 +486,6 @@ fn search_options_threads_through_search_shared() {
     );
 }
 
-/// A game that panics at its leaves on a helper thread: parallel SSS*
-/// raises the panic on the calling thread instead of waiting for it forever.
-#[test]
-fn parallel_sss_passes_a_games_panic_on_instead_of_hanging() {
-    struct Panicky(RandomTree);
-    impl Game for Panicky {
-        type Position = <RandomTree as Game>::Position;
-        type Move = <RandomTree as Game>::Move;
-        fn root(&self) -> Self::Position {
-            self.0.root()
-        }
-        fn role(&self, pos: &Self::Position) -> stockman::Role {
-            self.0.role(pos)
-        }
-        fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
-            self.0.moves(pos, out)
-        }
-        fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
-            self.0.play(pos, mv)
-        }
-        fn evaluate(&self, _pos: &Self::Position) -> i32 {
-            // Only on the helpers (unnamed; the test's own thread has a
-            // name): the calling thread's part of a round goes on, and
-            // would wait for the dead helper if nothing passed its panic on.
-            if std::thread::current().name().is_none() {
-                panic!("a leaf this game cannot value");
-            }
-            0
-        }
-    }
-    let game = Panicky(RandomTree::new(RandomSpec::parse("width=4,depth=4,seed=2").unwrap()));
-    for threads in [2, 4] {
-        let r = std::panic::catch_unwind(|| {
-            stockman::drivers::parallel_sss::search(&game, false, &Default::default(), threads, 16).is_ok()
-        });
-        assert!(r.is_err(), "{threads} threads");
-    }
-}
-
 /// A node limit is the whole team's: on 2 to 4 threads, both ways, plain
 /// and deepened, a search that runs out stops with at most the limit's
 /// positions visited by all its threads together (each thread takes its

@@ -624,6 +624,63 @@ mod tests {
         }
     }
 
+    /// A game that panics at its leaves on a helper thread: the search
+    /// raises the panic on the calling thread instead of waiting for the
+    /// dead helper forever. Every round is shared (`Pace::always`): left to
+    /// the clock, cheap leaves would never leave the calling thread, and the
+    /// test would depend on the machine's speed.
+    #[test]
+    fn a_games_panic_on_a_helper_is_passed_on_instead_of_hanging() {
+        struct Panicky(RandomTree);
+        impl Game for Panicky {
+            type Position = <RandomTree as Game>::Position;
+            type Move = <RandomTree as Game>::Move;
+            fn root(&self) -> Self::Position {
+                self.0.root()
+            }
+            fn role(&self, pos: &Self::Position) -> crate::Role {
+                self.0.role(pos)
+            }
+            fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+                self.0.moves(pos, out)
+            }
+            fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+                self.0.play(pos, mv)
+            }
+            fn evaluate(&self, _pos: &Self::Position) -> Value {
+                // Only on the helpers (unnamed; the test's own thread has a
+                // name): the calling thread's part of a round goes on, and
+                // would wait for the dead helper if nothing passed its panic on.
+                if std::thread::current().name().is_none() {
+                    panic!("a leaf this game cannot value");
+                }
+                0
+            }
+        }
+        let game = Panicky(RandomTree::new(RandomSpec::parse("width=4,depth=4,seed=2").unwrap()));
+        for threads in [2, 4] {
+            let r = std::panic::catch_unwind(|| {
+                let mut rec = LeafRecorder::default();
+                rounds(
+                    &game,
+                    false,
+                    &SearchOptions::default(),
+                    threads,
+                    16,
+                    &mut rec,
+                    Pace::always(),
+                )
+                .is_ok()
+            });
+            if cores() > 1 {
+                assert!(r.is_err(), "{threads} threads");
+            } else {
+                // One core: no helper is started, every leaf is the caller's.
+                assert!(matches!(r, Ok(true)), "{threads} threads on one core");
+            }
+        }
+    }
+
     /// Every round shared: the same leaves, in the same order, values and
     /// counts as one thread, for each `P`.
     #[test]

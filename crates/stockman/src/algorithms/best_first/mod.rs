@@ -32,9 +32,17 @@
 //! next child is taken from the top of the queue in place. Traced searches,
 //! which list OPEN after every step, keep all of them on the queue.
 
+mod node;
+mod rounds;
+mod trace;
+
+use node::Node;
+use rounds::Ahead;
+pub(crate) use rounds::{Prepared, Taken};
+
 use super::open_queue::{ordered, unordered, Entry, OpenQueue};
 use crate::game::Game;
-use crate::observe::{Gamma, Observer, State, Status, Step};
+use crate::observe::{Gamma, Observer, State, Status};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
 use crate::value::{Role, Value, INF};
@@ -116,114 +124,6 @@ const BATCH: u32 = 1 << 31;
 const LEAF: u32 = 1 << 30;
 const ID: u32 = LEAF - 1;
 
-/// A node of the arena (an interior node, or the root).
-struct Node<P> {
-    pos: P,
-    parent: u32,
-    /// Index among the parent's children.
-    index: u32,
-    /// Number of children, once the node has been expanded.
-    nchildren: u32,
-    /// Children `next_child..batch_end` are pending on OPEN as one batch,
-    /// LIVE with merit `h`.
-    next_child: u32,
-    batch_end: u32,
-    /// SOLVED leaf children on OPEN, kept as bare entries.
-    leaves: u32,
-    /// Created children not yet solved, as a singly linked list.
-    first_child: u32,
-    next_sibling: u32,
-    depth: u32,
-    role: Role,
-    /// The node's left-to-right label: its child indices, high bits first
-    /// (as two halves, so that a node needs no 16-byte alignment).
-    label: [u64; 2],
-    /// Low bits of the label still free for descendants.
-    bits: u8,
-    /// Where a child's index goes in its label once the node is expanded:
-    /// `bits - ceil(log2 nchildren)` (`bits` for an only child, which adds
-    /// none), computed once instead of at every child's label.
-    shift: u8,
-    /// The node's status while it is on OPEN, and its merit then (or its
-    /// pending children's).
-    status: Option<Status>,
-    h: Value,
-    /// The stamp of the node's entry on OPEN, or of its batch and leaves;
-    /// 0 once the node is freed.
-    stamp: u64,
-}
-
-impl<P> Node<P> {
-    fn new(pos: P, parent: u32, index: u32, depth: u32, role: Role, label: u128, bits: u32) -> Self {
-        debug_assert!(bits <= 128);
-        Node {
-            pos,
-            parent,
-            index,
-            nchildren: 0,
-            next_child: 0,
-            batch_end: 0,
-            leaves: 0,
-            first_child: NONE,
-            next_sibling: NONE,
-            depth,
-            role,
-            label: [(label >> 64) as u64, label as u64],
-            bits: bits as u8,
-            shift: bits as u8,
-            status: None,
-            h: 0,
-            stamp: 0,
-        }
-    }
-
-    #[inline]
-    fn label(&self) -> u128 {
-        (self.label[0] as u128) << 64 | self.label[1] as u128
-    }
-
-    #[inline]
-    fn state(&self) -> Option<(Status, Value)> {
-        self.status.map(|s| (s, self.h))
-    }
-
-    #[inline]
-    fn take_state(&mut self) -> Option<(Status, Value)> {
-        self.status.take().map(|s| (s, self.h))
-    }
-
-    /// The label and free bits of child `i` of the node's `nchildren`: `i`
-    /// appended in `ceil(log2 n)` bits; an only child shares its parent's
-    /// label, so chains of any length cost nothing. The bits must have
-    /// been checked.
-    #[inline]
-    fn child_label(&self, i: u32) -> (u128, u32) {
-        // An only child's index is 0 and adds nothing, even where `shift`
-        // is 128 (an only child of the root): the wrapping shift is exact
-        // for every shift below 128, and 0 shifted stays 0.
-        let shift = self.shift as u32;
-        (self.label() | (i as u128).wrapping_shl(shift), shift)
-    }
-
-    /// Records that the node has `n` children (their label bits must have
-    /// been checked).
-    #[inline]
-    fn set_children(&mut self, n: u32) {
-        self.nchildren = n;
-        self.shift = (self.bits as u32 - child_bits(n)) as u8;
-    }
-
-    /// The index of the child whose label is `label`.
-    #[inline]
-    fn child_index(&self, label: u128) -> u32 {
-        let need = self.bits as u32 - self.shift as u32;
-        if need == 0 {
-            return 0;
-        }
-        ((label >> self.shift) & ((1u128 << need) - 1)) as u32
-    }
-}
-
 /// What the head of OPEN was.
 #[derive(Clone, Copy)]
 enum Head {
@@ -296,59 +196,6 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     round_pushes: Vec<Entry>,
 }
 
-/// An entry of the rounds' side heap, ordered so that the best (smallest
-/// key, then label) is the heap's greatest.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Ahead(Entry);
-
-impl Ord for Ahead {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (other.0.key, other.0.label).cmp(&(self.0.key, self.0.label))
-    }
-}
-
-impl PartialOrd for Ahead {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Child `i` of a node, worked out ahead of its step (on another thread):
-/// its position, its moves (none at the horizon) and, at a leaf, its value.
-pub(crate) struct Prepared<P, M> {
-    pub pos: P,
-    pub kids: Vec<M>,
-    pub value: Option<Result<Value, SearchError>>,
-}
-
-/// A state a round took off OPEN, with the stamp that tells whether an
-/// earlier step of the round purged it.
-#[derive(Clone, Copy)]
-pub(crate) struct Taken {
-    head: Head,
-    stamp: u64,
-}
-
-impl Taken {
-    /// Whether the state is a LIVE child not created yet: its step needs
-    /// the game (the child's moves and, at a leaf, its value).
-    pub(crate) fn is_live_child(&self) -> bool {
-        matches!(self.head, Head::Pending(..))
-    }
-}
-
-/// What a round's steps did.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct RoundDone {
-    /// The root's value, once it is solved at the head of OPEN.
-    pub value: Option<Value>,
-    /// Steps applied.
-    pub work: u64,
-    /// States of the round that were purged before their turn, or that
-    /// had to wait (case 4 with a better state below the parent).
-    pub idle: u64,
-}
-
 impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     pub(crate) fn new(game: &'a G, opts: &SearchOptions, polarity: Polarity, obs: &'a mut O) -> Self {
         BestFirst {
@@ -380,20 +227,6 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             in_round: false,
             applying: false,
             round_pushes: Vec::new(),
-        }
-    }
-
-    /// The search in rounds ([`crate::drivers::parallel_sss`]): each
-    /// round takes up to `P` states off the head of OPEN ([`Self::take`])
-    /// and applies Gamma to each in turn ([`Self::apply`]), as the rounds
-    /// of [`crate::drivers::rounds::sss`] do, on this engine's OPEN list.
-    /// The shortcuts of the sequential search (a push handed straight to
-    /// the next step, the loops of `visit_child`) assume one state a step,
-    /// and are off.
-    pub(crate) fn in_rounds(game: &'a G, opts: &SearchOptions, polarity: Polarity, obs: &'a mut O) -> Self {
-        BestFirst {
-            rounds: true,
-            ..BestFirst::new(game, opts, polarity, obs)
         }
     }
 
@@ -1092,237 +925,6 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             stopped_by: None,
             stats: self.stats,
         }
-    }
-
-    /// Rounds: the search's start (the root on OPEN).
-    pub(crate) fn begin(&mut self) -> Result<(), SearchError> {
-        debug_assert!(self.rounds);
-        self.start().map(|_| ())
-    }
-
-    /// Rounds: takes up to `p` states off the head of OPEN, best first,
-    /// into `taken`: one round's states.
-    pub(crate) fn take(&mut self, p: usize, taken: &mut Vec<Taken>) {
-        debug_assert!(self.rounds);
-        taken.clear();
-        self.applying = false;
-        // No push of the round's steps is handed straight to a next step.
-        self.head_key = NO_KEY;
-        if let Some(head) = self.carry.take() {
-            // Left by the sequential steps ([`Self::steps`]): the head.
-            self.live -= 1;
-            let stamp = self.nodes[head.owner() as usize].stamp;
-            taken.push(Taken { head, stamp });
-        }
-        while taken.len() < p {
-            let Some(e) = self.pop_any() else { break };
-            // A live entry's stamp is its node's (a batch's or a leaf's: the parent's).
-            let head = self.head_of(e);
-            taken.push(Taken { head, stamp: e.stamp });
-        }
-        self.held_back = taken.len();
-        self.round_pushes.clear();
-        // A round of one state steps the head of OPEN: nothing to check.
-        self.applying = taken.len() > 1;
-    }
-
-    /// Rounds: the positions of the round's LIVE children (index in
-    /// `taken`, position, whether it is at the horizon): the work that
-    /// other threads can do ahead of the steps (the child's moves and, at
-    /// a leaf, its value).
-    pub(crate) fn pending(
-        &mut self,
-        taken: &[Taken],
-        out: &mut Vec<(usize, G::Position, bool)>,
-    ) -> Result<(), SearchError> {
-        out.clear();
-        for (k, t) in taken.iter().enumerate() {
-            if let Head::Pending(p, i, _) = t.head {
-                let pos = self.child_position(p, i)?;
-                let at_horizon = self.nodes[p as usize].depth + 1 >= self.horizon;
-                out.push((k, pos, at_horizon));
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether state `t` of the round is still on OPEN: no earlier step of
-    /// the round purged it (a purge frees its node, or gives its parent a
-    /// new state, and so a new stamp).
-    #[inline]
-    fn still_open(&self, t: &Taken) -> bool {
-        self.nodes[t.head.owner() as usize].stamp == t.stamp
-    }
-
-    /// Whether a state pushed in this round lies below `p` with a key
-    /// smaller (a merit better) than `key`. The states that were on OPEN
-    /// when the round began all come after its states, so only those can.
-    fn better_pushed_below(&self, p: u32, key: u32) -> bool {
-        let parent = &self.nodes[p as usize];
-        let free = parent.bits as u32;
-        let mask = if free >= 128 { 0 } else { !((1u128 << free) - 1) };
-        let prefix = parent.label() & mask;
-        self.round_pushes.iter().any(|e| {
-            if e.key >= key || !is_live(&self.nodes, e) {
-                return false;
-            }
-            let owner = &self.nodes[(e.node & ID) as usize];
-            let depth = if e.node & (BATCH | LEAF) != 0 {
-                owner.depth + 1
-            } else {
-                owner.depth
-            };
-            depth > parent.depth && e.label & mask == prefix
-        })
-    }
-
-    /// Puts a state of the round that must wait back on OPEN, as it was.
-    fn put_back(&mut self, head: Head) {
-        match head {
-            Head::Node(j, status, h) => self.push(j, status, h),
-            Head::Leaf(p, i, h) => self.push_leaf(p, i, h),
-            Head::Pending(..) => unreachable!("only a SOLVED state waits"),
-        }
-        // Not a push of the search's: the state never left OPEN.
-        self.stats.open_pushes -= 1;
-    }
-
-    /// Rounds: Gamma on each state of `taken` in turn, as
-    /// [`crate::drivers::rounds::sss`]'s rounds apply it: a state purged by
-    /// an earlier step of the round is skipped, case 4 waits while a state
-    /// pushed in the round below the parent has a better merit, and the
-    /// root's SOLVED state ends the search. `ready[k]`: what the step of
-    /// `taken[k]` needs, if it was worked out ahead.
-    pub(crate) fn apply(
-        &mut self,
-        taken: &[Taken],
-        ready: &mut [Option<Prepared<G::Position, G::Move>>],
-    ) -> Result<RoundDone, SearchError> {
-        self.in_round = true;
-        let done = self.apply_steps(taken, ready);
-        self.in_round = false;
-        done
-    }
-
-    fn apply_steps(
-        &mut self,
-        taken: &[Taken],
-        ready: &mut [Option<Prepared<G::Position, G::Move>>],
-    ) -> Result<RoundDone, SearchError> {
-        let all_role = self.polarity.all_role();
-        let mut done = RoundDone::default();
-        for (k, t) in taken.iter().enumerate() {
-            if !self.still_open(t) {
-                done.idle += 1;
-                continue;
-            }
-            self.held_back -= 1;
-            let case4 = match t.head {
-                Head::Node(j, Status::Solved, h) => {
-                    if j == ROOT {
-                        done.work += 1;
-                        done.value = Some(h);
-                        return Ok(done);
-                    }
-                    Some((self.nodes[j as usize].parent, h))
-                }
-                Head::Leaf(p, _, h) => Some((p, h)),
-                _ => None,
-            };
-            if let Some((p, h)) = case4 {
-                if k > 0 && self.nodes[p as usize].role == all_role && self.better_pushed_below(p, self.key(h)) {
-                    self.put_back(t.head);
-                    done.idle += 1;
-                    continue;
-                }
-            }
-            let case = match ready.get_mut(k) {
-                Some(ready) => self.gamma(t.head, ready)?,
-                None => self.gamma(t.head, &mut None)?,
-            };
-            done.work += 1;
-            if case == Gamma::SolveParentPurge {
-                // The purge may have taken states of this round with it.
-                let left = taken[k + 1..].iter().filter(|t| self.still_open(t)).count();
-                self.stats.open_purged += (self.held_back - left) as u64;
-                self.held_back = left;
-            }
-        }
-        Ok(done)
-    }
-
-    /// Rounds: up to `n` steps of the sequential SSS\* (one state at a
-    /// time, with its shortcuts) between rounds, for when a round's work
-    /// is not worth sharing. The root's value once it is solved.
-    pub(crate) fn steps(&mut self, n: usize) -> Result<Option<Value>, SearchError> {
-        debug_assert!(self.rounds && !self.in_round);
-        self.held_back = 0;
-        self.applying = false;
-        for _ in 0..n {
-            let head = self.pop();
-            if let Head::Node(ROOT, Status::Solved, h) = head {
-                return Ok(Some(h));
-            }
-            self.gamma(head, &mut None)?;
-        }
-        Ok(None)
-    }
-
-    /// Rounds: the counts so far (positions visited, leaves, ...).
-    pub(crate) fn stats(&self) -> &Stats {
-        &self.stats
-    }
-
-    /// Rounds: the answer, once [`Self::apply`] solved the root.
-    pub(crate) fn finish(self, value: Value) -> Outcome<G::Move> {
-        self.outcome(value)
-    }
-
-    fn emit(&mut self, popped: Option<State>, case: Gamma) {
-        if !O::STEPS {
-            return;
-        }
-        self.steps += 1;
-        let nodes = &self.nodes;
-        let mut open: Vec<((u32, u128), State)> = Vec::new();
-        for e in self.open.entries().filter(|e| is_live(nodes, e)) {
-            let p = e.node & ID;
-            if e.node & (BATCH | LEAF) == 0 {
-                let (s, h) = self.nodes[p as usize].state().expect("on OPEN");
-                open.push(((e.key, e.label), self.state_of(p, s, h)));
-            } else if e.node & LEAF != 0 {
-                let i = self.nodes[p as usize].child_index(e.label);
-                let s = State {
-                    node: self.child_path(p, i),
-                    status: Status::Solved,
-                    h: self.merit(e.key),
-                };
-                open.push(((e.key, e.label), s));
-            } else {
-                let node = &self.nodes[p as usize];
-                for i in node.next_child..node.batch_end {
-                    let s = State {
-                        node: self.child_path(p, i),
-                        status: Status::Live,
-                        h: node.h,
-                    };
-                    open.push(((e.key, node.child_label(i).0), s));
-                }
-            }
-        }
-        open.sort_by_key(|(k, _)| *k);
-        // Purged states are listed in the order they stood on OPEN.
-        let mut purged = std::mem::take(&mut self.purged);
-        purged.sort_by_key(|(k, _)| *k);
-        let step = Step {
-            step: self.steps,
-            popped: popped.expect("traced"),
-            case,
-            added: std::mem::take(&mut self.added),
-            purged: purged.into_iter().map(|(_, s)| s).collect(),
-            open: open.into_iter().map(|(_, s)| s).collect(),
-        };
-        self.obs.step(step);
     }
 }
 
