@@ -660,6 +660,10 @@ fn solve_in_rounds_of_a_fixed_number_of_states_is_the_simulation() {
             &["--parallel", "rounds", "--round-states", "x"][..],
             "is not a number of states per round",
         ),
+        (
+            &["--parallel", "rounds", "--round-states", "-1"][..],
+            "-1 states per round: give 1 to 4096",
+        ),
     ] {
         let mut a = vec![
             "solve",
