@@ -18,7 +18,7 @@ use stockman::run::{GameKind, SourceKind};
 /// --positions` reads) solved by each algorithm: `{"positions": [...],
 /// "summary": [...]}`, the CLI's JSON rows and summary lines.
 #[pyfunction]
-#[pyo3(signature = (game, text, algorithms=None, depth=None, max_nodes=None, time_limit=None, tt_mb=None, iterative=false, threads=1, parallel=None))]
+#[pyo3(signature = (game, text, algorithms=None, depth=None, max_nodes=None, time_limit=None, tt_mb=None, iterative=false, threads=1, parallel=None, round_states=0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_positions<'py>(
     py: Python<'py>,
@@ -32,12 +32,22 @@ pub(crate) fn solve_positions<'py>(
     iterative: bool,
     threads: usize,
     parallel: Option<&str>,
+    round_states: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let kind: GameKind = game.parse().map_err(|e| PyValueError::new_err(format!("game: {e}")))?;
     let lines = parse_positions(text)
         .map_err(|e| PyValueError::new_err(format!("line {}, column {}: {}", e.line, e.column, e.message)))?;
     let settings = settings(
-        algorithms, depth, max_nodes, time_limit, tt_mb, false, iterative, threads, parallel,
+        algorithms,
+        depth,
+        max_nodes,
+        time_limit,
+        tt_mb,
+        false,
+        iterative,
+        threads,
+        parallel,
+        round_states,
     )?;
     let mut request = settings.request(SourceKind::Game(kind)).map_err(|e| run_error(py, e))?;
     let stop = Arc::new(AtomicBool::new(false));

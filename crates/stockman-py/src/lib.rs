@@ -88,6 +88,7 @@ fn _stockman(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_PLIES", MAX_PLIES)?;
     m.add("MAX_TABLE_MB", stockman::MAX_TABLE_MB)?;
     m.add("MAX_THREADS", stockman::run::MAX_THREADS)?;
+    m.add("MAX_ROUND_STATES", stockman::simulate::MAX_PROCESSORS)?;
     m.add("DEFAULT_GAME_TABLE_MB", stockman::run::DEFAULT_GAME_TABLE_MB)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -145,6 +145,7 @@ pub(crate) fn settings(
     iterative: bool,
     threads: usize,
     parallel: Option<&str>,
+    round_states: usize,
 ) -> PyResult<Settings> {
     let algorithms =
         match algorithms {
@@ -177,6 +178,7 @@ pub(crate) fn settings(
         leaves,
         threads: Some(threads),
         parallel: parallel_of(parallel)?,
+        round_states: Some(round_states),
         ..Settings::default()
     })
 }
@@ -200,7 +202,7 @@ pub(crate) fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
 /// `stockman.solve` (the Python half checks and documents the arguments):
 /// one dict per algorithm.
 #[pyfunction]
-#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false, threads=1, parallel=None, select=None, memory=None))]
+#[pyo3(signature = (source, algorithms=None, depth=None, root=None, max_nodes=None, time_limit=None, tt_mb=None, leaves=false, iterative=false, threads=1, parallel=None, select=None, memory=None, round_states=0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve<'py>(
     py: Python<'py>,
@@ -217,10 +219,20 @@ pub(crate) fn solve<'py>(
     parallel: Option<&str>,
     select: Option<&str>,
     memory: Option<usize>,
+    round_states: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let source = resolve(source, root)?;
     let mut settings = settings(
-        algorithms, depth, max_nodes, time_limit, tt_mb, leaves, iterative, threads, parallel,
+        algorithms,
+        depth,
+        max_nodes,
+        time_limit,
+        tt_mb,
+        leaves,
+        iterative,
+        threads,
+        parallel,
+        round_states,
     )?;
     settings.select = select
         .map(|s| {

@@ -372,6 +372,39 @@ def test_bad_thread_arguments_name_themselves():
         stockman.Engine("mtdf", threads=0)
 
 
+def test_round_states_fix_the_rounds_on_any_number_of_threads():
+    tree = stockman.random_tree("width=6,depth=6,seed=4")
+    (sss,) = stockman.solve(tree, "sss")
+    runs = [
+        stockman.solve(tree, ["sss", "dual"], threads=t, parallel="rounds", round_states=3)
+        for t in (2, 3, 2)
+    ]
+    # Fixed rounds: the same leaves on every run and thread count, the
+    # minimax value, and more leaves than the sequential SSS* (a round of
+    # three states takes some that SSS* never reaches).
+    for run in runs:
+        assert [r["value"] for r in run] == [sss["value"]] * 2
+        assert [r["stats"]["leaf_evals"] for r in run] == [r["stats"]["leaf_evals"] for r in runs[0]]
+    assert runs[0][0]["stats"]["leaf_evals"] > sss["stats"]["leaf_evals"]
+    path = ROOT / "crates" / "stockman" / "tests" / "data" / "connect4" / "Test_L3_R1"
+    lines = path.read_text().splitlines()[:12]
+    c4 = stockman.solve_positions("connect4", lines, "sss", threads=2, parallel="rounds", round_states=2)
+    assert (c4["summary"][0]["positions"], c4["summary"][0]["wrong"]) == (12, 0)
+
+
+def test_bad_round_states_name_themselves():
+    for bad in (-1, stockman.MAX_ROUND_STATES + 1):
+        with pytest.raises(ValueError, match="round_states must be between 0 and"):
+            stockman.solve("[1,2]", "sss", threads=2, parallel="rounds", round_states=bad)
+    with pytest.raises(TypeError, match="round_states must be an int"):
+        stockman.solve("[1,2]", "sss", threads=2, parallel="rounds", round_states="3")
+    for parallel in (None, "abdada"):
+        with pytest.raises(ValueError, match="round_states=3: .* only with parallel='rounds'"):
+            stockman.solve("[1,2]", "sss", threads=2, parallel=parallel, round_states=3)
+    with pytest.raises(ValueError, match="round_states=2: .* only with parallel='rounds'"):
+        stockman.solve_positions("connect4", ["4453 1"], "sss", depth=4, threads=2, round_states=2)
+
+
 def test_engine_on_two_threads_plays_connect_four():
     engine = stockman.Engine("mtd-bi", threads=2, tt_mb=16)
     found = engine.best_move(stockman.Connect4("4453445"))

@@ -37,6 +37,7 @@ from ._stockman import (
     DEFAULT_GAME_TABLE_MB,
     MAX_MOVES,
     MAX_PLIES,
+    MAX_ROUND_STATES,
     MAX_TABLE_MB,
     MAX_THREADS,
     VALUE_MAX,
@@ -79,6 +80,7 @@ __all__ = [
     "MAX_PLIES",
     "MAX_TABLE_MB",
     "MAX_THREADS",
+    "MAX_ROUND_STATES",
     "DEFAULT_GAME_TABLE_MB",
     "__version__",
 ]
@@ -181,6 +183,16 @@ def _parallel(value: Any) -> Optional[str]:
     return value
 
 
+def _round_states(value: Any, parallel: Optional[str]) -> int:
+    n = _int("round_states", value, 0, MAX_ROUND_STATES)
+    if n and parallel != "rounds":
+        raise ValueError(
+            f"round_states={n}: SSS* and Dual* run in rounds of a fixed number of states only with "
+            f"parallel='rounds', got parallel={parallel!r}"
+        )
+    return 0 if n is None else n
+
+
 def _select(value: Any) -> Optional[str]:
     if value is None:
         return None
@@ -277,6 +289,7 @@ def solve(
     parallel: Optional[str] = None,
     select: Optional[str] = None,
     memory: Optional[int] = None,
+    round_states: int = 0,
 ) -> List[Dict[str, Any]]:
     """Searches ``source`` with each algorithm; one dict per algorithm.
 
@@ -307,6 +320,11 @@ def solve(
     Values are the one-thread values; counts vary from run to run (SSS* and
     Dual*'s only where the clock switches between rounds and steps). Minimax, RecSSS*,
     RecDual* and Python games stay on one thread, with a ``UserWarning``.
+    ``round_states``: with ``parallel="rounds"``, SSS* and Dual* in rounds of
+    exactly that many states (1 to ``MAX_ROUND_STATES``): the rounds of the
+    P-processor simulation (``stockman simulate --processors P``), the same
+    leaves on every run and any number of threads; 0 (the default) leaves
+    the rounds to the search, as above.
     ``select``: GSEARCH's and RSEARCH's rule for the next tip,
     ``"leftmost"`` (alpha-beta's leaves), ``"upper"`` (the default: SSS*'s),
     ``"lower"`` (Dual*'s) or ``"widest"``. ``memory``: the most nodes
@@ -362,6 +380,7 @@ def solve(
         parallel=_parallel(parallel),
         select=_select(select),
         memory=_int("memory", memory, 0, 2**63 - 1),
+        round_states=_round_states(round_states, parallel),
     )
     return _raise_failures(rows)
 
@@ -571,6 +590,7 @@ def solve_positions(
     iterative: bool = False,
     threads: int = 1,
     parallel: Optional[str] = None,
+    round_states: int = 0,
 ) -> Dict[str, List[Dict[str, Any]]]:
     """Solves a test set of a built-in game, as ``stockman solve --game GAME
     --positions FILE --format json`` does, with the same library code.
@@ -616,6 +636,7 @@ def solve_positions(
             iterative=bool(iterative),
             threads=_threads(threads),
             parallel=_parallel(parallel),
+            round_states=_round_states(round_states, parallel),
         )
     except ValueError as e:
         raise ValueError(f"{label}: {e}") from None

@@ -8,6 +8,7 @@ MAX_MOVES: int
 MAX_PLIES: int
 MAX_TABLE_MB: int
 MAX_THREADS: int
+MAX_ROUND_STATES: int
 DEFAULT_GAME_TABLE_MB: int
 MAX_DEPTH: int
 ALGORITHMS: List[str]
@@ -91,6 +92,7 @@ def solve_positions(
     iterative: bool = ...,
     threads: int = ...,
     parallel: Optional[str] = ...,
+    round_states: int = ...,
 ) -> Dict[str, List[Dict[str, Any]]]: ...
 
 SAMPLERS: List[str]
@@ -151,6 +153,7 @@ def solve(
     parallel: Optional[str] = None,
     select: Optional[str] = None,
     memory: Optional[int] = None,
+    round_states: int = 0,
 ) -> List[Dict[str, Any]]: ...
 
 class Trace(_Page): ...

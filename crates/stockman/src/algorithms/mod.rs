@@ -38,6 +38,7 @@ pub mod mtd_bi;
 pub mod mtdf;
 pub mod negascout;
 mod open_queue;
+mod polarity;
 pub mod recdual;
 pub mod recsss;
 mod recursive;

@@ -9,50 +9,12 @@
 //! bound to its next brother. Arrays of solved nodes are recycled, so after
 //! warm-up no step allocates.
 
+pub(crate) use super::polarity::Polarity;
 use crate::game::Game;
 use crate::observe::{Fail, Observer, Pass};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
-use crate::value::{Role, Value, INF};
-
-/// Which of the two dual algorithms runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Polarity {
-    /// RecSSS\*: upper bounds, highest first, MAX nodes own OPEN arrays.
-    Sss,
-    /// RecDual\*: lower bounds, lowest first, MIN nodes own OPEN arrays.
-    Dual,
-}
-
-impl Polarity {
-    fn expanding(self) -> Role {
-        match self {
-            Polarity::Sss => Role::Max,
-            Polarity::Dual => Role::Min,
-        }
-    }
-    /// Whether merit `a` comes before merit `b` (strictly).
-    #[inline]
-    fn before(self, a: Value, b: Value) -> bool {
-        match self {
-            Polarity::Sss => a > b,
-            Polarity::Dual => a < b,
-        }
-    }
-    #[inline]
-    fn clip(self, h: Value, v: Value) -> Value {
-        match self {
-            Polarity::Sss => h.min(v),
-            Polarity::Dual => h.max(v),
-        }
-    }
-    fn start(self) -> Value {
-        match self {
-            Polarity::Sss => INF,
-            Polarity::Dual => -INF,
-        }
-    }
-}
+use crate::value::{Value, INF};
 
 const NONE: u32 = u32::MAX;
 

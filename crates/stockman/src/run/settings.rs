@@ -197,6 +197,20 @@ impl Settings {
                 "the number of threads must be 1 to {MAX_THREADS}, not {threads}"
             )));
         }
+        let round_states = self.round_states.unwrap_or(0);
+        let max = crate::simulate::MAX_PROCESSORS;
+        if round_states > max {
+            return Err(RunError::Settings(format!(
+                "{round_states} states per round: give 1 to {max}, or 0 to leave them to the search"
+            )));
+        }
+        let parallel = self.parallel.unwrap_or_default();
+        if round_states > 0 && parallel != Parallel::Rounds {
+            return Err(RunError::Settings(format!(
+                "{round_states} states per round: SSS* and Dual* run in rounds only when the threads share \
+                 the search in rounds (this is {parallel})"
+            )));
+        }
         Ok(Request {
             algorithms,
             options,
@@ -204,8 +218,8 @@ impl Settings {
             leaves: self.leaves,
             eval_cost_ns: self.eval_cost_ns,
             threads,
-            parallel: self.parallel.unwrap_or_default(),
-            round_states: self.round_states.unwrap_or(0),
+            parallel,
+            round_states,
             shared_table: self.shared_table,
         })
     }

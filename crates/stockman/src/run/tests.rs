@@ -2,7 +2,7 @@ use super::batch::{solve_position, solve_positions};
 use super::*;
 use crate::games::positions::parse_positions;
 use crate::options::{Control, Limits};
-use crate::{ExplicitTree, Role};
+use crate::{ExplicitTree, Parallel, Role};
 use std::time::Duration;
 
 fn tree() -> ExplicitTree {
@@ -89,6 +89,42 @@ fn impossible_settings_are_refused_with_a_reason() {
     };
     let e = huge.request(SourceKind::Tree).unwrap_err().to_string();
     assert!(e.contains("the table size must be 1 to"), "{e}");
+    // States per round: within the simulator's range, and only where the
+    // threads share the search in rounds.
+    let rounds = |p: usize, parallel: Parallel| Settings {
+        threads: Some(2),
+        parallel: Some(parallel),
+        round_states: Some(p),
+        ..Settings::default()
+    };
+    let max = crate::simulate::MAX_PROCESSORS;
+    let e = rounds(max + 1, Parallel::Rounds)
+        .request(SourceKind::Tree)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!("{} states per round: give 1 to {max}", max + 1)),
+        "{e}"
+    );
+    let e = rounds(3, Parallel::Abdada)
+        .request(SourceKind::Tree)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("in rounds only") && e.contains("(this is abdada)"), "{e}");
+    assert_eq!(
+        rounds(max, Parallel::Rounds)
+            .request(SourceKind::Tree)
+            .unwrap()
+            .round_states,
+        max
+    );
+    assert_eq!(
+        rounds(0, Parallel::Abdada)
+            .request(SourceKind::Tree)
+            .unwrap()
+            .round_states,
+        0
+    );
     assert!("draughts"
         .parse::<GameKind>()
         .unwrap_err()

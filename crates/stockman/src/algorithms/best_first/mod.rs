@@ -36,6 +36,7 @@ mod node;
 mod rounds;
 mod trace;
 
+pub(crate) use super::polarity::Polarity;
 use node::Node;
 use rounds::Ahead;
 pub(crate) use rounds::{Prepared, Taken};
@@ -45,50 +46,7 @@ use crate::game::Game;
 use crate::observe::{Gamma, Observer, State, Status};
 use crate::search::{checked, Budget, Outcome, SearchError, SearchOptions};
 use crate::stats::Stats;
-use crate::value::{Role, Value, INF};
-
-/// Which of the two dual algorithms runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Polarity {
-    /// SSS\*: upper bounds, highest merit first, MAX nodes expand all children.
-    Sss,
-    /// Dual\*: lower bounds, lowest merit first, MIN nodes expand all children.
-    Dual,
-}
-
-impl Polarity {
-    /// The role whose LIVE nodes are replaced by all their children, and
-    /// whose SOLVED child solves it at once (case 4).
-    fn all_role(self) -> Role {
-        match self {
-            Polarity::Sss => Role::Max,
-            Polarity::Dual => Role::Min,
-        }
-    }
-
-    /// The OPEN-list key of merit `h`: smaller keys come first.
-    fn key(self, h: Value) -> Value {
-        match self {
-            Polarity::Sss => -h,
-            Polarity::Dual => h,
-        }
-    }
-
-    /// Case 1: a leaf's merit from its bound and its value.
-    fn clip(self, h: Value, v: Value) -> Value {
-        match self {
-            Polarity::Sss => h.min(v),
-            Polarity::Dual => h.max(v),
-        }
-    }
-
-    fn start(self) -> Value {
-        match self {
-            Polarity::Sss => INF,
-            Polarity::Dual => -INF,
-        }
-    }
-}
+use crate::value::{Role, Value};
 
 const NONE: u32 = u32::MAX;
 /// A key no state has (merits lie within `-INF..=INF`): no push matches it.
@@ -847,7 +805,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// the hot path.
     #[inline(always)]
     fn gamma(&mut self, head: Head, ready: &mut Option<Prepared<G::Position, G::Move>>) -> Result<Gamma, SearchError> {
-        let all_role = self.polarity.all_role();
+        let all_role = self.polarity.expanding();
         Ok(match head {
             Head::Node(j, Status::Live, h) => {
                 // The root: the only node pushed LIVE with a node of its own.

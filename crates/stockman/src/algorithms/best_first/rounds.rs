@@ -196,7 +196,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         taken: &[Taken],
         ready: &mut [Option<Prepared<G::Position, G::Move>>],
     ) -> Result<RoundDone, SearchError> {
-        let all_role = self.polarity.all_role();
+        let all_role = self.polarity.expanding();
         let mut done = RoundDone::default();
         for (k, t) in taken.iter().enumerate() {
             if !self.still_open(t) {
