@@ -32,15 +32,13 @@ pub(crate) fn search_observed<G: Game, O: Observer>(
     let value = node(&mut cx, &root, 0, &mut best)?;
     cx.stats.passes = 1;
     let stats = cx.finish();
-    Ok(Outcome {
-        value: Some(value),
-        best_move: best.map(|(_, m)| m),
-        best_index: best.map(|(i, _)| i),
-        bound: None,
-        depth_completed: None,
-        stopped_by: None,
+    Ok(Outcome::new(
+        Some(value),
+        best.map(|(_, m)| m),
+        best.map(|(i, _)| i),
+        None,
         stats,
-    })
+    ))
 }
 
 fn node<G: Game, O: Observer>(

@@ -124,14 +124,6 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
     pub fn finish(mut self, value: Option<Value>, bound: Option<(Value, Value)>) -> Outcome<G::Move> {
         let best_index = self.best;
         let best_move = best_index.and_then(|i| nth_move(self.e.cx.game, &self.root, i));
-        Outcome {
-            value,
-            best_move,
-            best_index,
-            bound,
-            depth_completed: None,
-            stopped_by: None,
-            stats: self.e.cx.finish(),
-        }
+        Outcome::new(value, best_move, best_index, bound, self.e.cx.finish())
     }
 }

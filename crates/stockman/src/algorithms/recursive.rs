@@ -408,14 +408,6 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         };
         let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root, i));
         self.budget.finish(&mut self.stats);
-        Ok(Outcome {
-            value: Some(h),
-            best_move,
-            best_index,
-            bound: None,
-            depth_completed: None,
-            stopped_by: None,
-            stats: self.stats,
-        })
+        Ok(Outcome::new(Some(h), best_move, best_index, None, self.stats))
     }
 }

@@ -518,10 +518,7 @@ mod tests {
         use crate::drivers::rounds::reference;
         use crate::simulate::SimOptions;
         for seed in 0..80u64 {
-            let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
-            let range = if seed % 2 == 0 { "0..4" } else { "0..100" };
-            let spec = format!("width={w},depth={d},seed={seed},range={range}");
-            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            let (spec, tree) = crate::drivers::rounds::reference::tie_tree(seed);
             for dual in [false, true] {
                 for p in [1, 2, 3, 5, 8, 64] {
                     let sim_opts = SimOptions {
@@ -574,10 +571,7 @@ mod tests {
     #[test]
     fn sequential_steps_and_rounds_mixed_keep_the_value_and_the_best_move() {
         for seed in 0..90u64 {
-            let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
-            let range = if seed % 2 == 0 { "0..4" } else { "0..100" };
-            let spec = format!("width={w},depth={d},seed={seed},range={range}");
-            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            let (spec, tree) = crate::drivers::rounds::reference::tie_tree(seed);
             let opts = SearchOptions::default();
             let value = crate::Algorithm::Minimax.search(&tree, &opts).unwrap().value;
             let root = tree.root();

@@ -874,15 +874,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let root_pos = self.nodes[ROOT as usize].pos.clone();
         let best_index = self.best.map(|(i, _)| i as usize);
         let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root_pos, i));
-        Outcome {
-            value: Some(value),
-            best_move,
-            best_index,
-            bound: None,
-            depth_completed: None,
-            stopped_by: None,
-            stats: self.stats,
-        }
+        Outcome::new(Some(value), best_move, best_index, None, self.stats)
     }
 }
 

@@ -429,3 +429,14 @@ impl<'a, G: Game> Sim<'a, G> {
         Ok(true)
     }
 }
+
+/// Tree `seed` of the oracle tests' family: width 2 to 6, depth 2 to 6,
+/// and on even seeds leaf values in `0..4` (ties everywhere), else `0..100`.
+/// Returns its spec (for messages) and the tree.
+pub(crate) fn tie_tree(seed: u64) -> (String, crate::RandomTree) {
+    let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
+    let range = if seed.is_multiple_of(2) { "0..4" } else { "0..100" };
+    let spec = format!("width={w},depth={d},seed={seed},range={range}");
+    let tree = crate::RandomTree::new(crate::RandomSpec::parse(&spec).expect("a valid spec"));
+    (spec, tree)
+}

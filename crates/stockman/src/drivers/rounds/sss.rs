@@ -198,10 +198,7 @@ mod tests {
     #[test]
     fn the_rounds_are_the_textbooks_leaf_for_leaf_and_count_for_count() {
         for seed in 0..120u64 {
-            let (w, d) = (2 + seed % 5, 2 + (seed / 5) % 5);
-            let range = if seed % 2 == 0 { "0..4" } else { "0..100" };
-            let spec = format!("width={w},depth={d},seed={seed},range={range}");
-            let tree = RandomTree::new(RandomSpec::parse(&spec).unwrap());
+            let (spec, tree) = crate::drivers::rounds::reference::tie_tree(seed);
             for dual in [false, true] {
                 for p in [1, 2, 3, 5, 8, 64] {
                     let opts = SimOptions {
