@@ -111,7 +111,7 @@ fn run(a: Algorithm, t: &ExplicitTree) -> (stockman::Outcome<u32>, Vec<Vec<u32>>
     run_with(a, t, Params::default())
 }
 
-fn run_with(a: Algorithm, t: &ExplicitTree, params: Params) -> (stockman::Outcome<u32>, Vec<Vec<u32>>) {
+fn run_with<G: Game>(a: Algorithm, t: &G, params: Params) -> (stockman::Outcome<G::Move>, Vec<Vec<u32>>) {
     let mut rec = LeafRecorder::default();
     let opts = SearchOptions {
         params,
@@ -311,6 +311,30 @@ proptest! {
         }
     }
 
+    /// RSEARCH under every memory bound, from none to more than GSEARCH
+    /// stores, evaluates only leaves that full-window left-to-right
+    /// alpha-beta evaluates, each once, so never more of them (issue 63):
+    /// under `leftmost`, `upper` and `lower` every tip it takes is one
+    /// alpha-beta visits, and it searches depth-first only the leftmost live
+    /// tip, whose window lies inside alpha-beta's window there.
+    #[test]
+    fn rsearch_never_evaluates_a_leaf_alphabeta_skips(t in tree(), select in prop_oneof![Just(Select::Leftmost), Just(Select::Upper), Just(Select::Lower)]) {
+        let v = values(&t);
+        let (_, ab) = run(Algorithm::AlphaBeta, &t);
+        let ab: BTreeSet<Vec<u32>> = ab.into_iter().collect();
+        let peak = run_with(Algorithm::Gsearch, &t, rule(select)).0.stats.max_open as usize;
+        for m in 0..=peak + 1 {
+            let (out, leaves) = run_with(Algorithm::Rsearch, &t, memory(select, m));
+            prop_assert_eq!(out.value, Some(v[0]), "--memory {}", m);
+            prop_assert_eq!(out.stats.leaf_evals as usize, leaves.len());
+            let set: BTreeSet<&Vec<u32>> = leaves.iter().collect();
+            prop_assert_eq!(set.len(), leaves.len(), "--select {} --memory {}: a leaf evaluated twice", select, m);
+            for leaf in &leaves {
+                prop_assert!(ab.contains(leaf), "--select {} --memory {}: {:?}, which alpha-beta skips", select, m, leaf);
+            }
+        }
+    }
+
     /// Theorem 4: RecSSS* evaluates the same set of leaves as SSS*; RecDual* as Dual*.
     #[test]
     fn recursive_versions_evaluate_the_same_leaves(t in tree()) {
@@ -485,4 +509,99 @@ fn sss2_holds_one_max_solution_tree_on_uniform_trees() {
             }
         }
     }
+}
+
+/// FNV-1a over a search's leaf paths, in order, each closed by a marker.
+fn fold_leaves(hash: &mut u64, leaves: &[Vec<u32>]) {
+    let mut eat = |x: u64| {
+        *hash ^= x;
+        *hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    for path in leaves {
+        path.iter().for_each(|&i| eat(u64::from(i)));
+        eat(u64::MAX);
+    }
+    eat(u64::MAX - 1);
+}
+
+/// GSEARCH's leaves, in order, under each rule on 3,720 random trees (ties,
+/// wide ranges, incremental values, variable branching), pinned as a hash
+/// and a count recorded from the walk that searched the stored tree from
+/// the root at every step: a faster selection must choose the same tips.
+#[test]
+fn gsearch_leaf_order_is_pinned_under_every_rule() {
+    let rules = [Select::Leftmost, Select::Upper, Select::Lower, Select::Widest];
+    let mut hashes = [0xcbf2_9ce4_8422_2325u64; 4];
+    let mut counts = [0usize; 4];
+    let shapes = (2..=5u32)
+        .flat_map(|w| (1..=6u32).map(move |d| (w, d, 25)))
+        .chain([(8, 5, 10), (3, 9, 10)]);
+    for (width, depth, seeds) in shapes {
+        for seed in 0..seeds {
+            for model in 0..3 {
+                for variable in [false, true] {
+                    let mut spec = RandomSpec::new(width, depth, seed);
+                    spec.variable = variable;
+                    match model {
+                        0 => spec.range = (0, 3),
+                        1 => spec.range = (-1000, 1000),
+                        _ => {
+                            spec.model = stockman::ValueModel::Incremental;
+                            spec.range = (-3, 3);
+                        }
+                    }
+                    let t = RandomTree::new(spec);
+                    for (k, &select) in rules.iter().enumerate() {
+                        let (_, leaves) = run_with(Algorithm::Gsearch, &t, rule(select));
+                        counts[k] += leaves.len();
+                        fold_leaves(&mut hashes[k], &leaves);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(counts, [463_964, 347_100, 352_970, 380_349]);
+    assert_eq!(
+        hashes,
+        [
+            0x17fd_2499_d849_818d,
+            0x4425_0e46_c766_4b62,
+            0x4e08_cdba_807b_79ec,
+            0xd6c7_6e6b_76d7_cdfa
+        ]
+    );
+}
+
+/// Issue 63's cases: RSEARCH under the default rule (`upper`) on width-8
+/// random trees evaluated leaves alpha-beta skips (1,855 of them at
+/// `--memory 64` on depth 6, seed 3) and more leaves than alpha-beta's
+/// 371,239 on depth 8, seed 1 (385,474 at `--memory 100`, 399,536 at 1,000,
+/// 351,009 at 3,000, 202,887 at 30,000).
+#[test]
+fn rsearch_stays_inside_alphabeta_on_the_issue_trees() {
+    let leaves = |t: &RandomTree, m: usize| run_with(Algorithm::Rsearch, t, memory(Select::Upper, m));
+    let t = RandomTree::new(RandomSpec::new(8, 6, 3));
+    let ab: BTreeSet<Vec<u32>> = leaves_of(Algorithm::AlphaBeta, &t).into_iter().collect();
+    let (out, l) = leaves(&t, 64);
+    assert_eq!(l.iter().filter(|x| !ab.contains(*x)).count(), 0);
+    assert_eq!((out.value, l.len()), (Some(205), 22_424));
+    let t = RandomTree::new(RandomSpec::new(8, 8, 1));
+    let ab = leaves_of(Algorithm::AlphaBeta, &t);
+    assert_eq!(ab.len(), 371_239);
+    let ab: BTreeSet<Vec<u32>> = ab.into_iter().collect();
+    let mut counts = Vec::new();
+    for m in [100, 1_000, 3_000, 30_000] {
+        let (out, l) = leaves(&t, m);
+        assert_eq!(out.value, ab_value(&t), "--memory {m}");
+        assert!(
+            l.iter().all(|x| ab.contains(x)),
+            "--memory {m}: a leaf alpha-beta skips"
+        );
+        counts.push(l.len());
+    }
+    assert_eq!(counts, [371_215, 371_081, 370_907, 317_926]);
+}
+
+fn ab_value<G: Game>(t: &G) -> Option<Value> {
+    Algorithm::AlphaBeta.search(t, &SearchOptions::default()).unwrap().value
 }

@@ -454,10 +454,6 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
 
     /// Expands or evaluates the tip `n` (window `(alpha, beta)`).
     fn open(&mut self, n: u32, alpha: Value, beta: Value) -> Result<(), Stop> {
-        if O::WINDOWS {
-            self.cx.obs.window(&self.cx.path, alpha, beta);
-        }
-        self.cx.visit()?;
         let ply = self.nodes[n as usize].ply;
         let pos = self.nodes[n as usize].pos.clone();
         let start = if self.cx.at_horizon(ply) {
@@ -465,6 +461,32 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         } else {
             Some(self.cx.push_moves(&pos, ply)).filter(|&start| start < self.cx.stack.len())
         };
+        if let Some(start) = start {
+            let full = self.live + (self.cx.stack.len() - start) > self.budget;
+            if full && self.at_budget == AtBudget::DepthFirst && self.current != Select::Leftmost {
+                // Memory is full: until some is freed, the tips go left to
+                // right, as alpha-beta's would, and this one waits for its
+                // turn. The rule's tip may have live elder brothers up the
+                // path whose lower bounds are below the values alpha-beta
+                // would have taken from them, so a depth-first search in
+                // its window could evaluate leaves alpha-beta skips; the
+                // leftmost live tip's elder brothers are dead or solved, and
+                // its window lies inside alpha-beta's (issue 63).
+                self.cx.pop_moves(start);
+                self.current = Select::Leftmost;
+                self.restart = true;
+                return Ok(());
+            }
+        }
+        if O::WINDOWS {
+            self.cx.obs.window(&self.cx.path, alpha, beta);
+        }
+        if let Err(e) = self.cx.visit() {
+            if let Some(start) = start {
+                self.cx.pop_moves(start);
+            }
+            return Err(e);
+        }
         let Some(start) = start else {
             let v = self.cx.evaluate(&pos)?;
             let node = &mut self.nodes[n as usize];
@@ -479,13 +501,6 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
                     limit,
                     stats: self.cx.finish(),
                 }));
-            }
-            if self.current != Select::Leftmost {
-                // Memory is full: until some is freed, the tips go left to
-                // right, as alpha-beta's would, each searched depth-first
-                // in its window.
-                self.current = Select::Leftmost;
-                self.restart = true;
             }
             let (lo, hi) = (self.nodes[n as usize].lo, self.nodes[n as usize].hi);
             let (a, b) = (alpha.max(lo), beta.min(hi));
