@@ -605,3 +605,51 @@ fn rsearch_stays_inside_alphabeta_on_the_issue_trees() {
 fn ab_value<G: Game>(t: &G) -> Option<Value> {
     Algorithm::AlphaBeta.search(t, &SearchOptions::default()).unwrap().value
 }
+
+/// A comb of `levels`: each level `[rest, leaf]`, the leaves cycling
+/// through -3..=3 from the bottom, the bottom leaf 0.
+fn comb(levels: usize) -> ExplicitTree {
+    let mut s = "[".repeat(levels);
+    s.push('0');
+    for l in 0..levels {
+        s.push_str(&format!(",{}]", (l % 7) as Value - 3));
+    }
+    ExplicitTree::parse(&s, Role::Max).unwrap()
+}
+
+/// GSEARCH on a 100,000-level comb under the tight rules, and on an
+/// 8,000-level one under `widest` (issue 63: `widest` compared and copied
+/// whole paths per tip it met, cubic in the depth, and still walks the
+/// stored tree from the root per leaf, quadratic; the tight rules copied the
+/// kept path per leaf). Values and leaf counts, alpha-beta's first.
+#[test]
+fn gsearch_solves_a_deep_comb_under_every_rule() {
+    let run = |levels: usize, rules: &[Select]| {
+        let t = comb(levels);
+        stockman::run::on_stack(stockman::run::stack_bytes(levels as u64), || {
+            let ab = Algorithm::AlphaBeta.search(&t, &SearchOptions::default()).unwrap();
+            let mut rows = vec![(ab.value, ab.stats.leaf_evals)];
+            for &select in rules {
+                let opts = SearchOptions {
+                    params: rule(select),
+                    ..SearchOptions::default()
+                };
+                let out = Algorithm::Gsearch.search(&t, &opts).unwrap();
+                rows.push((out.value, out.stats.leaf_evals));
+            }
+            rows
+        })
+        .unwrap()
+    };
+    let tight = run(100_000, &[Select::Leftmost, Select::Upper, Select::Lower]);
+    assert_eq!(
+        tight,
+        [
+            (Some(1), 100_001),
+            (Some(1), 100_001),
+            (Some(1), 50_004),
+            (Some(1), 50_004)
+        ]
+    );
+    assert_eq!(run(8_000, &[Select::Widest]), [(Some(2), 8_001), (Some(2), 4_002)]);
+}

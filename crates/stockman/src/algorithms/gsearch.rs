@@ -129,6 +129,8 @@ pub(crate) struct Gsearch<'a, G: Game, O: Observer> {
     trail: Vec<u32>,
     /// The nodes of `trail` from the root, with their windows.
     trail_frames: Vec<(u32, Value, Value)>,
+    /// How many steps `trail` shares with `best_path` (under `widest`).
+    common: usize,
     /// The nodes of `best_path` from the root to the tip, with their windows.
     best_frames: Vec<(u32, Value, Value)>,
     /// Where the next walk starts, as an index into `best_frames`: the
@@ -254,6 +256,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             best_key: i64::MIN,
             trail: Vec::new(),
             trail_frames: Vec::new(),
+            common: 0,
             best_frames: Vec::new(),
             resume: 0,
             restart: false,
@@ -272,7 +275,10 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             }
             // Under a tight rule the walk starts where the last step left
             // every bound above unmoved: down to there it would take the
-            // same children in the same windows. Under `widest`, at the root.
+            // same children in the same windows, so the path and its frames
+            // are kept to there and only the rest is walked (a copy of the
+            // kept part per leaf made a 100,000-level comb quadratic). Under
+            // `widest`, at the root.
             let k = if self.current == Select::Widest || self.restart {
                 0
             } else {
@@ -281,14 +287,18 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             self.restart = false;
             let (n, alpha, beta) = self.best_frames.get(k).copied().unwrap_or((root, -INF, INF));
             self.best_key = i64::MIN;
-            self.trail.clear();
-            self.trail
-                .extend_from_slice(&self.best_path[..k.min(self.best_path.len())]);
-            self.trail_frames.clear();
-            self.trail_frames
-                .extend_from_slice(&self.best_frames[..k.min(self.best_frames.len())]);
-            self.best_path.clear();
-            let found = self.select(n, alpha, beta);
+            let found = if self.current == Select::Widest {
+                self.best_path.clear();
+                self.best_frames.clear();
+                self.trail.clear();
+                self.trail_frames.clear();
+                self.common = 0;
+                self.select(n, alpha, beta)
+            } else {
+                self.best_path.truncate(k);
+                self.best_frames.truncate(k);
+                self.descend(n, alpha, beta)
+            };
             debug_assert!(found, "an unsolved root has a live tip");
             if !found {
                 return Err(SearchError::BadGame {
@@ -318,8 +328,43 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         Ok(Outcome::new(Some(value), best_move, best_index, None, self.cx.finish()))
     }
 
-    /// Finds the rule's tip below `n` (window `(alpha, beta)`) into
-    /// `best_path`: the tip of the best key, leftmost among equal keys.
+    /// Under a tight rule, walks from `n` (window `(alpha, beta)`, at the
+    /// end of `best_path`) down to the rule's tip, onto `best_path` and
+    /// `best_frames`: at each node the live child of the best key, leftmost
+    /// on ties, holds the tip (see [`Gsearch::select`]). A loop, so that a
+    /// chain of any depth walks on no stack. Returns whether a tip was found.
+    fn descend(&mut self, mut n: u32, mut alpha: Value, mut beta: Value) -> bool {
+        let mut bound = None;
+        loop {
+            self.best_frames.push((n, alpha, beta));
+            let node = &self.nodes[n as usize];
+            if node.is_open_tip() {
+                self.best_key = key(self.current, alpha.max(node.lo), beta.min(node.hi));
+                debug_assert!(
+                    bound.is_none_or(|b| b == self.best_key),
+                    "{}: the bound {bound:?} is not tight",
+                    self.rule
+                );
+                return true;
+            }
+            let Some(role) = node.role else { return false };
+            let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
+            let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
+            let pick = live.reduce(|best, c| if c.0 > best.0 { c } else { best });
+            let Some((key, i, a, b)) = pick else { return false };
+            debug_assert!(
+                bound.is_none_or(|b| b == key),
+                "{}: the bound {key} is not tight",
+                self.rule
+            );
+            bound = Some(key);
+            self.best_path.push(i);
+            (n, alpha, beta) = (node.kids[i as usize], a, b);
+        }
+    }
+
+    /// Finds the `widest` rule's tip below `n` (window `(alpha, beta)`)
+    /// into `best_path`: the tip of the best key, leftmost among equal keys.
     ///
     /// Under `leftmost`, `upper` and `lower` a live node's bound on its
     /// tips' keys is *tight* (one of its live tips has that key: at a MIN
@@ -342,28 +387,23 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         let (lo, hi) = (node.lo, node.hi);
         if node.is_open_tip() {
             let key = key(self.current, alpha.max(lo), beta.min(hi));
-            if key > self.best_key || (key == self.best_key && self.trail < self.best_path) {
+            if key > self.best_key || (key == self.best_key && self.left_of_best_here()) {
+                // The new best shares `common` steps with the old one: only
+                // the rest is copied (all of it made a comb cubic).
                 self.best_key = key;
-                self.best_path.clone_from(&self.trail);
-                self.best_frames.clone_from(&self.trail_frames);
+                let c = self.common;
+                self.best_path.truncate(c);
+                self.best_path.extend_from_slice(&self.trail[c..]);
+                let f = (c + 1).min(self.best_frames.len());
+                self.best_frames.truncate(f);
+                self.best_frames.extend_from_slice(&self.trail_frames[f..]);
+                self.common = self.trail.len();
             }
             return true;
         }
         let Some(role) = node.role else { return false };
         let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
         let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
-        if self.current != Select::Widest {
-            // Tight: the best key, leftmost on ties, holds the tip.
-            let pick = live.reduce(|best, c| if c.0 > best.0 { c } else { best });
-            let Some((key, i, a, b)) = pick else { return false };
-            let found = self.visit_child(n, i, a, b);
-            debug_assert!(
-                !found || self.best_key == key,
-                "{}: the bound {key} is not tight",
-                self.rule
-            );
-            return found;
-        }
         // Best bound first (leftmost first among equal ones), from a stretch
         // of `candidates` per node of the walk: the search stops at the
         // first whose bound is below the best tip found, and skips one whose
@@ -389,20 +429,35 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
     /// [`Gsearch::select`] below child `i` of `n`, in the window `(a, b)`.
     fn visit_child(&mut self, n: u32, i: u32, a: Value, b: Value) -> bool {
         let c = self.nodes[n as usize].kids[i as usize];
+        let depth = self.trail.len();
+        if self.common == depth && self.best_path.get(depth) == Some(&i) {
+            self.common = depth + 1;
+        }
         self.trail.push(i);
         let found = self.select(c, a, b);
         self.trail.pop();
+        self.common = self.common.min(depth);
         found
     }
 
     /// Whether the child `i` of the node at the end of `trail` lies left of
-    /// the best tip found (true when none is).
+    /// the best tip found (true when none is), in O(1): `common` is how many
+    /// steps `trail` shares with `best_path`.
     fn left_of_best(&self, i: u32) -> bool {
         if self.best_key == i64::MIN {
             return true;
         }
-        let here = self.trail.iter().chain(std::iter::once(&i));
-        here.cmp(self.best_path.iter().take(self.trail.len() + 1)) == std::cmp::Ordering::Less
+        let depth = self.trail.len();
+        if self.common < depth {
+            return self.trail[self.common] < self.best_path[self.common];
+        }
+        self.best_path.get(depth).is_none_or(|&b| i < b)
+    }
+
+    /// Whether the tip at the end of `trail` lies left of the best tip found.
+    fn left_of_best_here(&self) -> bool {
+        let c = self.common;
+        c < self.trail.len() && c < self.best_path.len() && self.trail[c] < self.best_path[c]
     }
 
     /// Walks `best_path` from the root, expands or evaluates the tip at its
