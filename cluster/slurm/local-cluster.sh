@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, from Debian's slurm-wlm and
 # munge, to run the job-array scripts as a cluster would: submit.sh sends
-# an array of shards and a merge that waits on it (afterok), and `check`
+# an array of shards and a merge that waits for it to end (afterany), and `check`
 # compares the merged result with one unsharded run.
 #
 #   cluster/slurm/local-cluster.sh start   # as root: install, configure, start the daemons
@@ -101,8 +101,8 @@ submitted() {
   shift
   ids=$(STOCKMAN=$stockman "$root/cluster/slurm/submit.sh" "$@")
   echo "$ids"
-  wait_for "$(sed -E 's/^array ([0-9]+).*/\1/' <<<"$ids")" 600
-  wait_for "$(sed -E 's/.*merge ([0-9]+);.*/\1/' <<<"$ids")" 120
+  wait_for "$(head -n 1 <<<"$ids" | sed -E 's/^array ([0-9]+).*/\1/')" 600
+  wait_for "$(head -n 1 <<<"$ids" | sed -E 's/.*merge ([0-9]+);.*/\1/')" 120
 }
 
 check() {

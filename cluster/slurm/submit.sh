@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Submits a stockman batch or grid to Slurm as an array of N shards and a
-# merge that waits for all of them (afterok), and prints the two job ids.
+# merge that waits for all of them to end (afterany), and prints the two job
+# ids and the lines that run one shard again.
 #
 #   cluster/slurm/submit.sh positions N GAME POSITIONS ALGO OUT [SOLVE FLAGS...]
 #   cluster/slurm/submit.sh grid      N OUT GRID FLAGS...
@@ -10,15 +11,17 @@
 #   cluster/slurm/submit.sh grid 64 runs/wide --preset wide --seeds 100
 #
 # STOCKMAN (default: target/release/stockman, made absolute) must be on a
-# path every node sees, as must the positions file and OUT. If a shard
-# fails, Slurm cancels the merge (--kill-on-invalid-dep): rerun that shard
-# (sbatch --array=K ...) and submit the merge again. SBATCH_FLAGS
-# (e.g. "--partition=short --time=02:00:00") are passed to both sbatch
-# calls. Nothing here is stockman-specific beyond the flags: read the two
+# path every node sees, as must the positions file and OUT. The merge runs
+# however the shards ended and checks for itself that every shard is there
+# and whole; if one failed or is missing it names it and writes nothing:
+# run that shard again alone with the rerun line printed here (also in
+# OUT/rerun.txt), then the merge line. SBATCH_FLAGS
+# (e.g. "--partition=short --time=02:00:00") are passed to every sbatch
+# call. Nothing here is stockman-specific beyond the flags: read the
 # .sbatch files before running on a shared cluster.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 3 ] || usage
 kind=$1 n=$2
 shift 2
@@ -26,7 +29,10 @@ shift 2
 STOCKMAN=$(realpath "${STOCKMAN:-target/release/stockman}")
 [ -x "$STOCKMAN" ] || { echo "$STOCKMAN is not an executable (cargo build --release -p stockman-cli)" >&2; exit 2; }
 command -v sbatch >/dev/null || { echo "sbatch not found: is this a Slurm login node?" >&2; exit 2; }
-# shellcheck disable=SC2086 # SBATCH_FLAGS is a list of flags
+# shellcheck disable=SC2206 # SBATCH_FLAGS is a list of words
+flags=(${SBATCH_FLAGS:-})
+# The words of one command, quoted for a shell.
+quoted() { printf '%q ' "$@"; }
 case "$kind" in
   positions)
     [ $# -ge 4 ] || usage
@@ -34,8 +40,7 @@ case "$kind" in
     shift 4
     mkdir -p "$out"
     out=$(realpath "$out")
-    array=$(cd "$out" && STOCKMAN=$STOCKMAN GAME=$game POSITIONS=$positions ALGO=$algo OUT=$out EXTRA="$*" \
-      sbatch --parsable --export=ALL --array="1-$n" ${SBATCH_FLAGS:-} "$here/positions.sbatch")
+    script=("$here/positions.sbatch" "$n" "$game" "$positions" "$algo" "$out" "$@")
     ;;
   grid)
     [ $# -ge 2 ] || usage
@@ -43,14 +48,20 @@ case "$kind" in
     shift
     mkdir -p "$out"
     out=$(realpath "$out")
-    array=$(cd "$out" && STOCKMAN=$STOCKMAN GRID="$*" OUT=$out \
-      sbatch --parsable --export=ALL --array="1-$n" ${SBATCH_FLAGS:-} "$here/grid.sbatch")
+    script=("$here/grid.sbatch" "$n" "$out" "$@")
     ;;
   *) usage ;;
 esac
+export STOCKMAN
+array=$(cd "$out" && sbatch --parsable --export=ALL --array="1-$n" "${flags[@]}" "${script[@]}")
 array=${array%%;*}
-merge=$(cd "$out" && STOCKMAN=$STOCKMAN KIND=$kind OUT=$out \
-  sbatch --parsable --export=ALL --dependency="afterok:$array" --kill-on-invalid-dep=yes ${SBATCH_FLAGS:-} \
-  "$here/merge.sbatch")
+merge_script=("$here/merge.sbatch" "$kind" "$n" "$out")
+merge=$(cd "$out" && sbatch --parsable --export=ALL --dependency="afterany:$array" "${flags[@]}" \
+  "${merge_script[@]}")
 merge=${merge%%;*}
 echo "array $array ($n shards), merge $merge; results in $out"
+{
+  echo "# If the merge names a shard K that failed or is missing: run it again alone, then the merge."
+  echo "cd $(quoted "$out") && STOCKMAN=$(quoted "$STOCKMAN")sbatch --export=ALL --array=K $(quoted "${flags[@]}" "${script[@]}")"
+  echo "cd $(quoted "$out") && STOCKMAN=$(quoted "$STOCKMAN")sbatch --export=ALL $(quoted "${flags[@]}" "${merge_script[@]}")"
+} | tee "$out/rerun.txt"

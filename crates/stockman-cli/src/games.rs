@@ -172,8 +172,8 @@ pub fn batch(
                 &path.display().to_string(),
                 total,
                 &text,
-                &request.labels(),
-                request.options.limits.depth,
+                kind,
+                &request,
             );
             println!("{}", serde_json::to_string(&header)?);
         } else {
@@ -288,8 +288,17 @@ fn read_shard(path: &Path) -> Result<ShardOutput> {
     let (_, first) = lines.next().ok_or_else(|| {
         anyhow!("{name}: empty: not a shard's output (solve --positions FILE --shard K/N --format json)")
     })?;
-    let header: ShardHeader = serde_json::from_str(first).map_err(|_| {
+    let not_shard = || {
         anyhow!("{name}:1: not a shard's output: its first line is not {{\"shard\": ...}} (solve --positions FILE --shard K/N --format json writes one)")
+    };
+    let value: serde_json::Value = serde_json::from_str(first).map_err(|_| not_shard())?;
+    if value.get("shard").is_none_or(|s| !s.is_object()) {
+        return Err(not_shard());
+    }
+    // A header without the settings and their digest (an older stockman's)
+    // cannot say which batch it belongs to: run the shard again.
+    let header: ShardHeader = serde_json::from_value(value).map_err(|e| {
+        anyhow!("{name}:1: the shard header does not name the batch's settings ({e}): written by an older stockman? run the shard again")
     })?;
     let mut rows = Vec::new();
     for (i, line) in lines {

@@ -2590,12 +2590,15 @@ fn shards_of_a_batch_run_apart_and_merge_into_the_whole_batch() {
 
     // What is not one whole batch.
     let e = fails(&["solve", "--merge", paths[0], paths[1]]);
-    assert_contains(&e.stderr, &["--merge: shard 3/3 missing"]);
+    assert_contains(&e.stderr, &["--merge: shard 3 of 3 missing"]);
     let e = fails(&["solve", "--merge", paths[0], paths[0], paths[1], paths[2]]);
-    assert_contains(&e.stderr, &["shard 1/3 is given twice"]);
+    assert_contains(&e.stderr, &["shard 1 of 3 is given twice"]);
     let cut = TempFile::new("cut.jsonl", first.lines().take(3).collect::<Vec<_>>().join("\n"));
     let e = fails(&["solve", "--merge", cut.arg(), paths[1], paths[2]]);
-    assert_contains(&e.stderr, &["holds 2 rows where its shard owes 6", "stopped early"]);
+    assert_contains(
+        &e.stderr,
+        &["cut.jsonl: 2 rows, expected 6 (cut short? run shard 1 of 3 again)"],
+    );
     let other_set = TempFile::new("ttt-other.txt", "5\n1\n2\n15\n51\n519\n123\n7\n");
     let other = ok(&[
         "solve",
@@ -2614,7 +2617,11 @@ fn shards_of_a_batch_run_apart_and_merge_into_the_whole_batch() {
     let e = fails(&["solve", "--merge", paths[0], other.arg(), paths[2]]);
     assert_contains(
         &e.stderr,
-        &["is a shard of another batch than", "its positions file differs"],
+        &[
+            "other.jsonl: positions file ",
+            "(8 positions) differs from ",
+            "the two are shards of different runs",
+        ],
     );
     let e = fails(&["solve", "--merge", set.arg()]);
     assert_contains(&e.stderr, &["ttt-batch.txt:1: not a shard's output"]);

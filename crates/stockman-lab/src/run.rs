@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use stockman::algorithms::bns;
 use stockman::drivers::lazy_smp;
+use stockman::run::shards::rules::{check, digest, share, Part};
 use stockman::{
     Algorithm, NoObserver, RandomTree, SearchError, SearchOptions, SharedTable, TableSize, DEFAULT_SHARED_TABLE_MB,
 };
@@ -214,6 +215,7 @@ impl Plan {
         std::fs::create_dir_all(&self.out).map_err(|e| Error::io(&self.out, e))?;
         let path = self.results_path();
         let jobs = self.jobs();
+        self.claim_folder()?;
         let exists = path.exists();
         if exists && !self.resume && !self.force {
             return Err(Error::new(format!(
@@ -244,6 +246,42 @@ impl Plan {
         Ok((todo, old))
     }
 
+    /// Writes the grid to the folder's `grid.toml`, or checks that the one
+    /// there is this grid: the shards beside it ran that grid, and the merge
+    /// reads it, so a shard of another grid is refused rather than rewriting
+    /// it (only a whole run with `--force`, which starts over, replaces it).
+    fn claim_folder(&self) -> Result<(), Error> {
+        let path = self.out.join("grid.toml");
+        let ours = self.grid.to_toml();
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let differs = match Grid::from_toml(&text) {
+                    Ok(theirs) => first_difference(&theirs.to_toml(), &ours),
+                    Err(e) => Some(format!("it is not a grid ({e})")),
+                };
+                match differs {
+                    None => return Ok(()),
+                    Some(_) if self.force && self.shard.is_none() => {}
+                    Some(what) => {
+                        let run = self.shard.map_or("this run".to_string(), |s| format!("shard {s}"));
+                        return Err(Error::new(format!(
+                            "{}: the folder holds the results of another grid ({what}): {run} would mix with them; \
+                             use another --out (or run the whole grid with --force to start over)",
+                            path.display()
+                        )));
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+        // Shards of one array start at once: each writes its own temporary
+        // file, so that none reads another's half-written grid.
+        let tmp = self.out.join(format!(".grid.toml.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, &ours).map_err(|e| Error::io(&tmp, e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
+    }
+
     /// Runs the experiment: rows are appended and flushed to the results
     /// file as searches finish; `progress` hears of each. At the end the file
     /// is rewritten sorted by job (so equal grids give equal files, apart
@@ -266,7 +304,6 @@ impl Plan {
     ) -> Result<Finished, Error> {
         let path = self.results_path();
         let planned = self.jobs().len();
-        std::fs::write(self.out.join("grid.toml"), self.grid.to_toml()).map_err(|e| Error::io(&self.out, e))?;
         let sink = CsvSink::open(&path, self.resume)?;
         let new = std::sync::Mutex::new(Vec::with_capacity(todo.len()));
         let failed = std::sync::Mutex::new(None);
@@ -346,13 +383,142 @@ pub fn shard_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
+/// The settings of a grid's TOML, key by key (`seeds`, `2`), in its order.
+fn grid_settings(toml_text: &str) -> Vec<(String, String)> {
+    toml_text
+        .lines()
+        .filter_map(|l| l.split_once(" = "))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
+}
+
+/// The first setting in which two grids' TOML differ, as `seeds 3, not 2`.
+fn first_difference(theirs: &str, ours: &str) -> Option<String> {
+    let (t, o) = (grid_settings(theirs), grid_settings(ours));
+    let value = |list: &[(String, String)], key: &str| {
+        list.iter()
+            .find(|(k, _)| k == key)
+            .map_or("(none)".to_string(), |(_, v)| v.clone())
+    };
+    let keys = t.iter().chain(&o).map(|(k, _)| k.clone());
+    keys.into_iter()
+        .find(|k| value(&t, k) != value(&o, k))
+        .map(|k| format!("its {k} is {}, this run's {}", value(&t, &k), value(&o, &k)))
+        .or_else(|| (theirs != ours).then(|| "its text differs".to_string()))
+}
+
+/// `results-K-of-N.csv`: the shard a results file's name says it is.
+fn shard_of_name(file: &Path) -> Option<Shard> {
+    let name = file.file_name()?.to_str()?;
+    let (k, n) = name
+        .strip_prefix("results-")?
+        .strip_suffix(".csv")?
+        .split_once("-of-")?;
+    let s: Shard = format!("{k}/{n}").parse().ok()?;
+    (s.file_name() == name).then_some(s)
+}
+
+/// One shard's results file, with the grid of its folder.
+struct ShardFile {
+    path: PathBuf,
+    shard: Shard,
+    grid: Grid,
+    toml: String,
+    records: Vec<Record>,
+}
+
+impl ShardFile {
+    fn read(path: &Path) -> Result<ShardFile, Error> {
+        let shard = shard_of_name(path).ok_or_else(|| {
+            Error::new(format!(
+                "{}: not a shard's results file: shards are named results-K-of-N.csv (experiment --shard K/N writes them)",
+                path.display()
+            ))
+        })?;
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let toml_path = dir.join("grid.toml");
+        let text = std::fs::read_to_string(&toml_path).map_err(|e| {
+            Error::new(format!(
+                "{}: cannot read the grid its shards ran ({e}): experiment --shard writes it beside them",
+                toml_path.display()
+            ))
+        })?;
+        let grid = Grid::from_toml(&text).map_err(|e| Error::new(format!("{}: {e}", toml_path.display())))?;
+        let toml = grid.to_toml();
+        let records = read_csv(path)?;
+        Ok(ShardFile {
+            path: path.to_path_buf(),
+            shard,
+            grid,
+            toml,
+            records,
+        })
+    }
+
+    /// What the merge rules need of it (the same rules as a positions batch's).
+    fn part(&self) -> Part {
+        Part {
+            name: self.path.display().to_string(),
+            index: self.shard.index,
+            count: self.shard.count,
+            settings: grid_settings(&self.toml),
+            digest: digest(self.toml.as_bytes()),
+            owed: share(self.grid.job_count(), self.shard.index, self.shard.count),
+            rows: self.records.len() as u64,
+        }
+    }
+
+    /// Every row is a job of its shard of its grid, once.
+    fn check_rows(&self) -> Result<(), Error> {
+        let jobs = self.grid.shard_jobs(Some(self.shard));
+        let by_index: std::collections::HashMap<u64, &Job> = jobs.iter().map(|j| (j.index, j)).collect();
+        let mut seen = std::collections::HashSet::new();
+        for (i, r) in self.records.iter().enumerate() {
+            let fits = by_index.get(&r.job).is_some_and(|j| r.matches(j));
+            if !fits || !seen.insert(r.job) {
+                let why = if fits {
+                    "a second time"
+                } else {
+                    "which is not a job of this shard of its grid.toml"
+                };
+                return Err(Error::new(format!(
+                    "{}: row {}: job {} ({} on {:?}) {why}",
+                    self.path.display(),
+                    i + 2,
+                    r.job,
+                    r.algorithm,
+                    r.tree_key()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Combines shard results (files, or directories holding `results-*.csv`)
 /// into `out`: the merged `results.csv`, the summary and the plots. Returns
 /// the merged records and the files written.
+///
+/// The shards answer to the rules a positions batch's do
+/// ([`stockman::run::shards::rules`]): every shard `1..=N` of one grid
+/// (the `grid.toml` beside each file: one digest of every setting), once,
+/// each with every row its share owes; then every row must be a job of its
+/// shard.
 pub fn merge_files(inputs: &[PathBuf], out: &Path) -> Result<(Vec<Record>, Vec<PathBuf>), Error> {
     let files = shard_files(inputs)?;
-    let sets = files.iter().map(|f| read_csv(f)).collect::<Result<Vec<_>, _>>()?;
-    let records = merge(sets)?;
+    let shards = files
+        .iter()
+        .map(|f| ShardFile::read(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let parts: Vec<Part> = shards.iter().map(ShardFile::part).collect();
+    check(&parts).map_err(|e| Error::new(e.to_string()))?;
+    for s in &shards {
+        s.check_rows()?;
+    }
+    let records = merge(shards.into_iter().map(|s| s.records).collect())?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let path = out.join("results.csv");
     crate::record::write_csv(&path, &records)?;
@@ -491,6 +657,53 @@ mod tests {
         for d in [whole_dir, shard_dir, merged_dir] {
             std::fs::remove_dir_all(d).ok();
         }
+    }
+
+    /// A shard of another grid is refused in a folder of shards rather than
+    /// rewriting its grid.toml; the merge then refuses a folder that lacks
+    /// a shard, and a shard whose rows were cut, naming the file.
+    #[test]
+    fn a_folder_of_shards_holds_one_grid_and_the_merge_checks_it() {
+        let stop = AtomicBool::new(false);
+        let dir = tmp("one-grid");
+        let shard = |k| Some(Shard { index: k, count: 3 });
+        for k in 1..=2 {
+            plan(&dir, shard(k)).execute(&stop, &|_| {}).unwrap();
+        }
+        let mut other = plan(&dir, shard(3));
+        other.grid.seeds = 4;
+        let e = other.execute(&stop, &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("grid.toml: the folder holds the results of another grid (its seeds is 3, this run's 4): shard 3/3 would mix with them"), "{e}");
+        assert_eq!(
+            Grid::from_toml(&std::fs::read_to_string(dir.join("grid.toml")).unwrap()).unwrap(),
+            grid()
+        );
+        let merged = tmp("one-grid-merged");
+        let e = merge_files(std::slice::from_ref(&dir), &merged)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "shard 3 of 3 missing");
+        plan(&dir, shard(3)).execute(&stop, &|_| {}).unwrap();
+        let path = dir.join("results-2-of-3.csv");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            text.lines().take(11).map(|l| format!("{l}\n")).collect::<String>(),
+        )
+        .unwrap();
+        let e = merge_files(std::slice::from_ref(&dir), &merged)
+            .unwrap_err()
+            .to_string();
+        let owed = grid().job_count() / 3;
+        assert_eq!(
+            e,
+            format!(
+                "{}: 10 rows, expected {owed} (cut short? run shard 2 of 3 again)",
+                path.display()
+            )
+        );
+        std::fs::remove_dir_all(dir).ok();
+        std::fs::remove_dir_all(merged).ok();
     }
 
     /// A kill, a crash or a full disk in the middle of a write leaves a
