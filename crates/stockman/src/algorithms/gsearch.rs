@@ -40,16 +40,18 @@
 //! layer of summaries around it. [`Stats::max_open`] reports the peak of
 //! stored nodes, [`Limits::max_open`](crate::Limits::max_open) bounds it
 //! (the search fails at the limit), and [`rsearch`](super::rsearch) is the
-//! same search that, at its memory budget, searches the chosen tip
-//! depth-first inside its window instead.
+//! same search that, at its memory budget, takes the tips left to right
+//! and searches the leftmost depth-first inside its window instead.
 //!
 //! # Complexity
-//! Each leaf valued costs one walk of the stored tree from the root to the
-//! chosen tip (the expansions on the way need none): one path, `O(d * w)`
-//! on a tree of width `w` and depth `d`, under the `leftmost`, `upper` and
-//! `lower` rules, whose bounds are tight; under `widest`, a search of the
-//! stored tree that skips every subtree whose bounds show it cannot hold a
-//! better tip than one already found. Alpha-beta pays `O(1)` a leaf: GSEARCH
+//! Each leaf valued costs, under the `leftmost`, `upper` and `lower` rules,
+//! whose bounds are tight, the update of the bounds that moved and a walk
+//! down from the highest of them (the expansions on the way need none):
+//! `O(w)` a node of it, and a chain or comb of any depth costs a few nodes
+//! a leaf. Under `widest`, a search of the stored tree from the root that
+//! skips every subtree whose bounds show it cannot hold a better tip than
+//! one already found: on a comb, every level a leaf (quadratic in the
+//! depth). Alpha-beta pays `O(1)` a leaf: GSEARCH
 //! is a framework to study, not a fast search. Leaves: alpha-beta's under
 //! `leftmost`; under `upper`, SSS\*'s, or fewer where leaves tie. Memory: the
 //! stored tree, every child of each expanded node (as many as SSS\*'s OPEN

@@ -1,19 +1,26 @@
 //! RSEARCH: [GSEARCH](super::gsearch) in bounded memory (Ibaraki 1986),
 //! the search between alpha-beta and SSS\* that the literature argues about.
 //!
-//! It keeps at most `M` stored nodes ([`Params::memory`]). A chosen tip
-//! whose children would not fit is not expanded: it is searched
-//! depth-first, by fail-soft alpha-beta inside its window
-//! `(max(alpha, lower), min(beta, upper))`, and the result becomes its
-//! bound (or its value, inside the window). That leaves it dead or solved,
-//! so no tip is searched twice. With `M = 0` (the root cannot even be
-//! expanded) it is alpha-beta, leaf for leaf; with `M` as large as the
-//! search needs it is GSEARCH under the same [`Select`](super::gsearch::Select)
-//! rule. Between the two, the tests (`tests/theorems.rs`) and the random-tree
-//! report measure how the leaves fall as `M` grows. Ibaraki's paper
-//! could not be read for this crate: the fallback inside the window is
-//! our reading of "RSEARCH, whose memory is bounded"
-//! (`docs/research/seed-systems-reading.md`).
+//! It keeps at most `M` stored nodes ([`Params::memory`]). When the rule's
+//! tip would not fit, the tips go left to right, as alpha-beta's would,
+//! until a dead or solved subtree frees some memory; the leftmost live tip
+//! whose children would not fit is searched depth-first, by fail-soft
+//! alpha-beta inside its window `(max(alpha, lower), min(beta, upper))`,
+//! and the result becomes its bound (or its value, inside the window).
+//! That leaves it dead or solved, so no tip is searched twice. Its elder
+//! brothers up the path are dead or solved, so that window lies inside the
+//! one full-window left-to-right alpha-beta has there; the rule's own tip
+//! may have live elder brothers whose bounds are wider than the values
+//! alpha-beta takes from them, and searched depth-first in its window it
+//! evaluated leaves alpha-beta skips (issue 63). Under `leftmost`, `upper`
+//! and `lower` every tip it takes is one alpha-beta visits, so at every `M`
+//! it evaluates a subset of alpha-beta's leaves, each once (a property test
+//! in `tests/theorems.rs`; `widest` has no such guarantee). With `M = 0`
+//! (the root cannot even be expanded) it is alpha-beta, leaf for leaf; with
+//! `M` as large as the search needs it is GSEARCH under the same
+//! [`Select`](super::gsearch::Select) rule. Ibaraki's paper could not be
+//! read for this crate: the fallback is our reading of "RSEARCH, whose
+//! memory is bounded" (`docs/research/seed-systems-reading.md`).
 //!
 //! [`Stats::passes`](crate::Stats::passes) counts the depth-first searches;
 //! [`Stats::max_open`](crate::Stats::max_open) is the peak of stored nodes
