@@ -4,10 +4,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 use stockman::{ExplicitTree, RandomSpec, RandomTree, Role};
 
-/// Reads and parses a tree file; errors carry `FILE:LINE:COLUMN`.
-pub fn read_tree(path: &Path, root: Role) -> Result<ExplicitTree> {
+/// Reads and parses a tree file, its root's role the one it declares or
+/// `--root` ([`ExplicitTree::parse_file`]); errors carry `FILE:LINE:COLUMN`.
+pub fn read_tree(path: &Path, root: Option<Role>) -> Result<ExplicitTree> {
     let text = read_text(path)?;
-    ExplicitTree::parse(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+    ExplicitTree::parse_file(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
 }
 
 /// Reads a tree file's text: a regular file of UTF-8 (errors name the place).
@@ -34,11 +35,9 @@ pub fn read_text(path: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// Parses a random-tree spec, applying `--root`.
-pub fn random_tree(spec: &str, root: Role) -> Result<RandomTree> {
-    let mut s = RandomSpec::parse(spec).with_context(|| format!("in --random `{spec}`"))?;
-    if root == Role::Min {
-        s.root_role = Role::Min;
-    }
+/// Parses a random-tree spec, applying `--root` (which must agree with the
+/// spec's own `root=`, if it has one).
+pub fn random_tree(spec: &str, root: Option<Role>) -> Result<RandomTree> {
+    let s = RandomSpec::parse_with_root(spec, root).with_context(|| format!("in --random `{spec}`"))?;
     Ok(RandomTree::new(s))
 }

@@ -177,7 +177,12 @@ fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
                 a.max_nodes
             );
         }
-        let text = format!("# stockman gen --random {}\n{}\n", a.random, t.to_text());
+        let text = format!(
+            "# stockman gen --random {}\n{}{}\n",
+            a.random,
+            root_line(t.root_role()),
+            t.to_text()
+        );
         return write_out(a.output.as_deref(), &text);
     }
     let spec = stockman::RandomSpec::parse(&a.random)?;
@@ -188,8 +193,21 @@ fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {
             a.max_nodes
         )
     })?;
-    let text = format!("# stockman gen --random {spec}\n{}\n", t.to_text());
+    let text = format!(
+        "# stockman gen --random {spec}\n{}{}\n",
+        root_line(t.root_role()),
+        t.to_text()
+    );
     write_out(a.output.as_deref(), &text)
+}
+
+/// The declaration of a MIN root in a written tree (`# root: min`, which
+/// `solve --tree` reads back); a MAX root, the default, needs none.
+fn root_line(role: stockman::Role) -> &'static str {
+    match role {
+        stockman::Role::Min => "# root: min\n",
+        stockman::Role::Max => "",
+    }
 }
 
 fn write_out(output: Option<&std::path::Path>, text: &str) -> anyhow::Result<ExitCode> {

@@ -22,9 +22,11 @@ pub struct SearchArgs {
     /// Drive each depth-first algorithm by iterative deepening (one table across depths).
     #[arg(long)]
     pub iterative: bool,
-    /// The role of the root of a tree file or random tree.
-    #[arg(long, default_value = "max", value_parser = parse_role)]
-    pub root: Role,
+    /// The role of the root of a tree file or random tree [default: the
+    /// file's `# root:` line or the spec's `root=`, else max; a different
+    /// one from those is an error].
+    #[arg(long, value_parser = parse_role)]
+    pub root: Option<Role>,
     /// Search only this many plies; deeper nodes are evaluated statically.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -56,12 +58,13 @@ pub struct SearchArgs {
     /// (alpha-beta's leaves), `upper` (the largest upper bound: SSS*'s),
     /// `lower` (the smallest lower bound: Dual*'s) or `widest` (the widest
     /// interval between the bounds).
-    #[arg(long, value_name = "RULE", default_value_t = Select::default())]
-    pub select: Select,
+    /// [default: upper; only with gsearch or rsearch]
+    #[arg(long, value_name = "RULE")]
+    pub select: Option<Select>,
     /// RSEARCH's memory: the most nodes it stores before it searches a tip
     /// depth-first inside its window instead of expanding it (0: alpha-beta)
     /// [default: --max-open].
-    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_memory)]
     pub memory: Option<usize>,
     /// Threads per search: more than 1 runs the depth-first algorithms on
     /// that many threads through one shared table, as --parallel says, and
@@ -176,6 +179,14 @@ impl Enhancements {
     }
 }
 
+/// `--memory`: a count of nodes, 0 or more (clap's own message for `-1`
+/// was "invalid digit found in string").
+fn parse_memory(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of nodes (a whole number, 0 or more)"))
+}
+
 pub fn parse_role(s: &str) -> Result<Role, String> {
     s.parse()
 }
@@ -244,7 +255,7 @@ impl SearchArgs {
             no_horizon_table: self.no_horizon_table,
             first_guess: Some(self.first_guess),
             bns_first_test: None,
-            select: Some(self.select),
+            select: self.select,
             memory: self.memory,
             enhancements: self.enhance.settings(),
             leaves,
@@ -282,6 +293,7 @@ impl SearchArgs {
                 "--game {g} needs --depth N: a {g} game cannot be searched to its end (try --depth 4, or \
                  --iterative with --time-limit; `play` and `match` deepen under a clock)"
             ),
+            RunError::Unread { knob, .. } => anyhow::anyhow!("{}", e.unread(&format!("--{}", knob.name()))),
             e => e.into(),
         })
     }

@@ -127,7 +127,7 @@ pub fn run(
     algo: Option<&str>,
     tree: Option<&Path>,
     random: Option<&str>,
-    root: Role,
+    root: Option<Role>,
     args: &SampleArgs,
     format: Format,
 ) -> Result<ExitCode> {
@@ -151,28 +151,32 @@ pub fn run(
 }
 
 /// The tree (or random trees) of a series of runs: a file of means or a `model=bernoulli` spec.
-fn source(tree: Option<&Path>, random: Option<&str>, root: Role) -> Result<BernoulliSource> {
+fn source(tree: Option<&Path>, random: Option<&str>, root: Option<Role>) -> Result<BernoulliSource> {
     Ok(match (tree, random) {
         (Some(path), _) => BernoulliSource::Tree(read_means(path, root)?),
-        (None, Some(spec)) => BernoulliSource::random(spec, root).with_context(|| format!("in --random `{spec}`"))?,
-        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
-    })
-}
-
-/// The one tree of a traced run, built once.
-fn one_tree(tree: Option<&Path>, random: Option<&str>, root: Role) -> Result<BernoulliTree> {
-    Ok(match (tree, random) {
-        (Some(path), _) => read_means(path, root)?,
         (None, Some(spec)) => {
-            BernoulliSource::random_tree(spec, root).with_context(|| format!("in --random `{spec}`"))?
+            BernoulliSource::random(spec, root.unwrap_or(Role::Max)).with_context(|| format!("in --random `{spec}`"))?
         }
         (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
     })
 }
 
-/// A file of means; errors carry `FILE:LINE:COLUMN`.
-fn read_means(path: &Path, root: Role) -> Result<BernoulliTree> {
+/// The one tree of a traced run, built once.
+fn one_tree(tree: Option<&Path>, random: Option<&str>, root: Option<Role>) -> Result<BernoulliTree> {
+    Ok(match (tree, random) {
+        (Some(path), _) => read_means(path, root)?,
+        (None, Some(spec)) => BernoulliSource::random_tree(spec, root.unwrap_or(Role::Max))
+            .with_context(|| format!("in --random `{spec}`"))?,
+        (None, None) => bail!("give a tree: --tree FILE or --random SPEC,model=bernoulli"),
+    })
+}
+
+/// A file of means, its root's role the one it declares or `--root`;
+/// errors carry `FILE:LINE:COLUMN`.
+fn read_means(path: &Path, root: Option<Role>) -> Result<BernoulliTree> {
     let text = read_text(path)?;
+    let place = |e: stockman::ParseError| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind);
+    let root = stockman::resolve_root(&text, root).map_err(place)?;
     BernoulliTree::parse(&text, root)
         .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
 }

@@ -124,11 +124,17 @@ fn forecast<G: Game + Sync>(
     let (schemes, counts) = (parse_schemes(&d.schemes)?, parse_ranks(&d.ranks)?);
     let table = TableSize::Megabytes(d.tt_mb);
     table.check().map_err(|e| anyhow!("--tt-mb: {e}"))?;
-    if !d.latency_us.is_finite() || d.latency_us < 0.0 {
+    let most_us = (distributed::MAX_COST_NS / 1000) as f64;
+    if !d.latency_us.is_finite() || !(0.0..=most_us).contains(&d.latency_us) {
         bail!(
-            "--latency-us {}: give a latency of 0 or more microseconds",
+            "--latency-us {}: give a latency of 0 to {most_us} microseconds",
             d.latency_us
         );
+    }
+    for (flag, ns) in [("--node-ns", d.node_ns), ("--overhead-ns", d.overhead_ns)] {
+        if ns > distributed::MAX_COST_NS {
+            bail!("{flag} {ns}: give 0 to {} nanoseconds", distributed::MAX_COST_NS);
+        }
     }
     let cost = NetCost {
         node_ns: d.node_ns,
@@ -145,7 +151,7 @@ fn forecast<G: Game + Sync>(
         ..SearchOptions::default()
     };
     let (one, work) = distributed::sequential(algorithm, game, &opts)?;
-    let one_ns = (work * cost.node_ns).max(1) as f64;
+    let one_ns = work.saturating_mul(cost.node_ns).max(1) as f64;
     let mut rows = vec![Row {
         scheme: "one process",
         ranks: 1,

@@ -21,9 +21,11 @@ pub struct SimulateArgs {
     /// With --game: the position (as `solve --position` reads it).
     #[arg(long, value_name = "POSITION", requires = "game", allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// The role of the root of a tree file or random tree.
-    #[arg(long, default_value = "max", value_parser = parse_role)]
-    pub root: Role,
+    /// The role of the root of a tree file or random tree [default: the
+    /// file's `# root:` line or the spec's `root=`, else max; a different
+    /// one from those is an error].
+    #[arg(long, value_parser = parse_role)]
+    pub root: Option<Role>,
     /// Search only this many plies (needed for chess and Othello's openings).
     #[arg(long)]
     pub depth: Option<u32>,

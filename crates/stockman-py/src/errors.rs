@@ -22,6 +22,7 @@ pub(crate) fn run_error(py: Python<'_>, e: RunError) -> PyErr {
         RunError::Position { .. } | RunError::Settings(_) | RunError::NeedsDepth(_) => {
             PyValueError::new_err(e.to_string())
         }
+        RunError::Unread { knob, .. } => PyValueError::new_err(e.unread(&format!("{}=", knob.name()))),
         RunError::Table(t) => table_error(t),
         RunError::Internal(m) => package_error(
             py,

@@ -128,22 +128,26 @@ impl Source {
 }
 
 pub(crate) fn resolve(obj: &Bound<'_, PyAny>, root: Option<&str>) -> PyResult<Source> {
-    let role = match root {
-        None => Role::Max,
-        Some(r) => r
-            .parse::<Role>()
-            .map_err(|e: String| PyValueError::new_err(format!("root: {e}")))?,
-    };
+    let asked = root
+        .map(|r| r.parse::<Role>().map_err(|e: String| PyValueError::new_err(format!("root: {e}"))))
+        .transpose()?;
     if let Ok(text) = obj.downcast::<PyString>() {
         let text = text.to_cow()?;
-        return ExplicitTree::parse(&text, role)
+        // A tree text may declare its root (`# root: min`): root= must agree.
+        return ExplicitTree::parse_file(&text, asked)
             .map(Source::Tree)
             .map_err(|e| PyValueError::new_err(format!("tree: {e}")));
     }
     if let Ok(t) = obj.downcast::<RandomTree>() {
         let mut spec = t.get().spec.clone();
-        if root.is_some() {
-            spec.root_role = role;
+        if let Some(asked) = asked {
+            // A spec's root=min and root="max" is a conflict, never a silent choice.
+            if spec.root_role == Role::Min && asked == Role::Max {
+                return Err(PyValueError::new_err(
+                    "root: the tree's spec says root=min but root=\"max\" was asked for: drop one of the two",
+                ));
+            }
+            spec.root_role = asked;
         }
         return Ok(Source::Random(stockman::RandomTree::new(spec)));
     }

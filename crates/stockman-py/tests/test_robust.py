@@ -392,3 +392,22 @@ def test_no_internal_error_escapes_on_bad_games():
         stockman.solve(Weird(2, 2, 1), "all")
     assert not issubclass(stockman.InternalError, ValueError)
     assert issubclass(stockman.InternalError, stockman.SearchError)
+
+
+def test_a_tree_text_keeps_its_declared_min_root():
+    # `stockman gen` writes `# root: min` for a MIN root: the text keeps it.
+    text = "# root: min\n[[883,162],[1,368]]\n"
+    assert stockman.solve(text, "minimax")[0]["value"] == 368
+    assert stockman.solve(text, "minimax", root="min")[0]["value"] == 368
+    with pytest.raises(ValueError, match="declares a min root"):
+        stockman.solve(text, "minimax", root="max")
+    with pytest.raises(ValueError, match="names no role"):
+        stockman.solve("# root: mid\n[1,2]", "minimax")
+
+
+def test_a_setting_no_requested_algorithm_reads_is_refused():
+    with pytest.raises(ValueError, match="select= is read only by gsearch, rsearch"):
+        stockman.solve(TEXTBOOK, "sss", select="widest")
+    with pytest.raises(ValueError, match="memory= is read only by rsearch"):
+        stockman.solve(TEXTBOOK, ["sss", "gsearch"], memory=10)
+    assert stockman.solve(TEXTBOOK, "rsearch", memory=10, select="upper")[0]["value"] == 3

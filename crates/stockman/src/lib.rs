@@ -73,7 +73,7 @@ pub use table::{
     principal_variation, AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize,
     MAX_TABLE_MB,
 };
-pub use trees::explicit::{ExplicitTree, Nested, ParseError, ParseErrorKind};
+pub use trees::explicit::{declared_root, resolve_root, ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};
 pub use value::{Role, Value, INF, VALUE_MAX, VALUE_MIN};
 

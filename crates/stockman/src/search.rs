@@ -60,6 +60,18 @@ impl<M> Outcome<M> {
     }
 }
 
+/// A panic's message (its `&str` or `String` payload), for the errors that
+/// carry a panic across a thread: a rank's, a search thread's.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
 /// A search limit, as the caller gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {

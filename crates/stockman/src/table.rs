@@ -201,7 +201,10 @@ pub struct Entry {
     /// at most `upper`). A move stored by a search that failed the other way
     /// is only the most promising one to try first, and the bound beside it
     /// may be another search's: a root takes its best move from an entry
-    /// only when this is set.
+    /// only when this is set. A table whose slot cannot hold the move's
+    /// index keeps this flag and reads the move as [`NO_MOVE`]: a bound a
+    /// move proved, with the move lost ([`Entry::lost_move`]), which answers
+    /// no root (a leaf's entry names no move and proves nothing).
     pub best_proves: bool,
     /// How much search the bounds cost, as the bit length of the number of
     /// positions visited to find them (1 for one position, 2 for two or
@@ -215,6 +218,14 @@ pub struct Entry {
 pub const NO_MOVE: u32 = u32::MAX;
 
 impl Entry {
+    /// Whether a move proved this entry's bound but the table could not keep
+    /// its index (a [`FixedTable`] keeps 255 moves, a [`SharedTable`] 65,535):
+    /// the entry still bounds the value, but names no move a root could play.
+    #[inline]
+    pub fn lost_move(&self) -> bool {
+        self.best == NO_MOVE && self.best_proves
+    }
+
     /// An entry that knows nothing at this draft.
     pub fn unknown(draft: u32) -> Entry {
         Entry {

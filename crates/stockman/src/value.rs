@@ -30,6 +30,14 @@ pub enum Role {
 }
 
 impl Role {
+    /// Its name in specs, files and options: `max` or `min`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Max => "max",
+            Role::Min => "min",
+        }
+    }
+
     /// The other role.
     #[inline]
     pub fn opponent(self) -> Role {

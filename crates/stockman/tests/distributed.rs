@@ -255,3 +255,117 @@ fn a_simulated_rank_that_fails_stops_every_rank() {
         }
     }
 }
+
+/// A game that panics when it evaluates one leaf (a bug in a user's game),
+/// to see every rank stop instead of waiting for the one that died.
+struct PanicsAt {
+    tree: RandomTree,
+    leaf: u64,
+    seen: std::sync::atomic::AtomicU64,
+}
+
+impl stockman::Game for PanicsAt {
+    type Position = <RandomTree as stockman::Game>::Position;
+    type Move = <RandomTree as stockman::Game>::Move;
+    fn root(&self) -> Self::Position {
+        self.tree.root()
+    }
+    fn role(&self, pos: &Self::Position) -> stockman::Role {
+        self.tree.role(pos)
+    }
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.tree.moves(pos, out)
+    }
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position {
+        self.tree.play(pos, mv)
+    }
+    fn evaluate(&self, pos: &Self::Position) -> i32 {
+        if self.seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == self.leaf {
+            panic!("the user's evaluation broke");
+        }
+        self.tree.evaluate(pos)
+    }
+    fn hash(&self, pos: &Self::Position) -> Option<u64> {
+        self.tree.hash(pos)
+    }
+}
+
+#[test]
+fn a_rank_that_panics_stops_every_rank_with_its_message() {
+    for ranks in [2, 3, 4] {
+        for scheme in Scheme::ALL {
+            let game = PanicsAt {
+                tree: RandomTree::new(RandomSpec::parse("width=4,depth=6,seed=3").unwrap()),
+                leaf: 150,
+                seen: Default::default(),
+            };
+            let opts = TdsabOptions {
+                scheme,
+                ..Default::default()
+            };
+            let e = LocalWorld::run(ranks, &game, &opts).unwrap_err().to_string();
+            assert!(
+                e.contains("panicked: the user's evaluation broke"),
+                "{scheme} on {ranks}: {e}"
+            );
+            let game = PanicsAt {
+                seen: Default::default(),
+                ..game
+            };
+            let cost = stockman::simulate::distributed::NetCost {
+                node_ns: 1_000,
+                latency_ns: 5_000,
+                overhead_ns: 1_000,
+            };
+            let e = stockman::simulate::distributed::simulate(ranks, &game, &opts, cost)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("panicked: the user's evaluation broke"),
+                "simulated {scheme} on {ranks}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn simulated_costs_out_of_range_are_refused_and_never_wrap() {
+    use stockman::simulate::distributed::{simulate, NetCost, MAX_COST_NS};
+    let tree = RandomTree::new(RandomSpec::parse("width=3,depth=4,seed=1").unwrap());
+    let opts = TdsabOptions::default();
+    let ok = NetCost {
+        node_ns: MAX_COST_NS,
+        latency_ns: MAX_COST_NS,
+        overhead_ns: MAX_COST_NS,
+    };
+    let r = simulate(2, &tree, &opts, ok).unwrap();
+    assert_eq!(r.value, value_of(&tree));
+    // Dear but in range: the clocks grow with the work, none wrapped.
+    assert!(r.makespan_ns >= r.work() / 2 * MAX_COST_NS, "{r:?}");
+    for (name, cost) in [
+        (
+            "node cost",
+            NetCost {
+                node_ns: MAX_COST_NS + 1,
+                ..ok
+            },
+        ),
+        (
+            "latency",
+            NetCost {
+                latency_ns: u64::MAX,
+                ..ok
+            },
+        ),
+        (
+            "overhead",
+            NetCost {
+                overhead_ns: u64::MAX,
+                ..ok
+            },
+        ),
+    ] {
+        let e = simulate(2, &tree, &opts, cost).unwrap_err().to_string();
+        assert!(e.contains(&format!("a {name} of")), "{e}");
+    }
+}

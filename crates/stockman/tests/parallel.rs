@@ -8,6 +8,7 @@
 
 mod best_moves;
 mod distributed;
+mod odd_shapes;
 
 use stockman::run::{Runner, Settings, SourceKind};
 use stockman::{Algorithm, ConnectFour, Game, Limits, Parallel, RandomSpec, RandomTree, Threads};

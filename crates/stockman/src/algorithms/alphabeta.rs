@@ -736,8 +736,11 @@ pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> Option
 /// value `v` may answer the root's search: when `v` fails on the side the
 /// root's mover does not want (no move has to prove it: every move is worth
 /// no more, at MAX), when the entry's move proves `v` ([`Entry::best_proves`]),
-/// or when it names no move (a leaf's value: a root at the horizon, or
-/// without moves, has none to name). An entry whose bound on the mover's
+/// or when it names no move and no move proved it (a leaf's value: a root at
+/// the horizon, or without moves, has none to name). An entry whose move
+/// proved `v` but did not fit the table ([`Entry::lost_move`]: a root of
+/// more moves than the table's slot holds) answers nothing: the root is
+/// searched and finds the move. An entry whose bound on the mover's
 /// side came from another pass or another thread than its move (a MAX
 /// root's lower bound from a fail high, its move from a later fail low)
 /// would otherwise name a move worth less than the root.
@@ -747,5 +750,5 @@ pub(crate) fn root_entry_answers(role: Role, e: &Entry, v: Value, alpha: Value, 
         Role::Max => v > alpha,
         Role::Min => v < beta,
     };
-    !mover_side || e.best == NO_MOVE || e.best_proves
+    !mover_side || (e.best == NO_MOVE) != e.best_proves
 }

@@ -75,6 +75,38 @@ pub enum ParallelForm {
     Rounds,
 }
 
+/// A setting that only some algorithms read: asking for it with none of
+/// them is an error ([`readers`]), never a silently ignored option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Knob {
+    /// GSEARCH's and RSEARCH's rule for the next tip ([`Select`](crate::Select)).
+    Select,
+    /// RSEARCH's memory bound in stored nodes.
+    Memory,
+}
+
+impl Knob {
+    /// Every knob.
+    pub const ALL: [Knob; 2] = [Knob::Select, Knob::Memory];
+
+    /// Its name in the library's settings ([`Settings`](crate::run::Settings)'s field).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Knob::Select => "select",
+            Knob::Memory => "memory",
+        }
+    }
+}
+
+/// The algorithms whose rows read `knob`, in the table's order.
+pub fn readers(knob: Knob) -> Vec<Algorithm> {
+    CAPABILITIES
+        .iter()
+        .filter(|c| c.reads.contains(&knob))
+        .map(|c| c.algorithm)
+        .collect()
+}
+
 /// One algorithm's row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Capabilities {
@@ -96,6 +128,8 @@ pub struct Capabilities {
     /// Whether it starts from the lower bound (Dual\*, RecDual\*, MT-Dual\*):
     /// the trace viewer draws these from below.
     pub dual: bool,
+    /// The settings only some algorithms read that this one reads.
+    pub reads: &'static [Knob],
 }
 
 impl Capabilities {
@@ -130,6 +164,7 @@ const fn row(
         parallel,
         windowed: false,
         dual: false,
+        reads: &[],
     }
 }
 
@@ -206,20 +241,26 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         TableUse::None,
         ParallelForm::None,
     ),
-    row(
-        Algorithm::Gsearch,
-        "gsearch",
-        Family::Generalized,
-        TableUse::None,
-        ParallelForm::None,
-    ),
-    row(
-        Algorithm::Rsearch,
-        "rsearch",
-        Family::Generalized,
-        TableUse::None,
-        ParallelForm::None,
-    ),
+    Capabilities {
+        reads: &[Knob::Select],
+        ..row(
+            Algorithm::Gsearch,
+            "gsearch",
+            Family::Generalized,
+            TableUse::None,
+            ParallelForm::None,
+        )
+    },
+    Capabilities {
+        reads: &[Knob::Select, Knob::Memory],
+        ..row(
+            Algorithm::Rsearch,
+            "rsearch",
+            Family::Generalized,
+            TableUse::None,
+            ParallelForm::None,
+        )
+    },
     row(
         Algorithm::MtSss,
         "mt-sss",
@@ -290,5 +331,7 @@ mod tests {
             ["minimax", "recsss", "recdual", "sss2", "gsearch", "rsearch"]
         );
         assert_eq!(names(&|c| c.parallel == ParallelForm::Rounds), ["sss", "dual"]);
+        assert_eq!(readers(Knob::Select), [Algorithm::Gsearch, Algorithm::Rsearch]);
+        assert_eq!(readers(Knob::Memory), [Algorithm::Rsearch]);
     }
 }

@@ -521,6 +521,17 @@ pub enum RunError {
     NeedsDepth(GameKind),
     /// The settings ask for something impossible (the message says what).
     Settings(String),
+    /// A setting that none of the algorithms asked for reads (`select`
+    /// with SSS\* alone): an error, not an option silently ignored. A front
+    /// end names its own flag for [`Knob::name`](crate::algorithms::capabilities::Knob::name).
+    Unread {
+        /// The setting.
+        knob: crate::algorithms::capabilities::Knob,
+        /// The algorithms that read it (from the capabilities table).
+        readers: Vec<Algorithm>,
+        /// The algorithms asked for.
+        asked: Vec<Algorithm>,
+    },
     /// A bug: code below the front end panicked. The message says where.
     Internal(String),
 }
@@ -536,7 +547,26 @@ impl std::fmt::Display for RunError {
                  or iterative deepening under a time or node limit)"
             ),
             RunError::Settings(m) => f.write_str(m),
+            RunError::Unread { knob, .. } => f.write_str(&self.unread(knob.name())),
             RunError::Internal(m) => write!(f, "internal error (a bug in stockman, please report it): {m}"),
+        }
+    }
+}
+
+impl RunError {
+    /// [`RunError::Unread`]'s message with the setting named as a front end
+    /// names it (`--select`, `select=`); any other error's own message.
+    pub fn unread(&self, setting: &str) -> String {
+        match self {
+            RunError::Unread { readers, asked, .. } => {
+                let names = |a: &[Algorithm]| a.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+                format!(
+                    "{setting} is read only by {}; none of the algorithms asked for ({}) reads it",
+                    names(readers),
+                    names(asked)
+                )
+            }
+            e => e.to_string(),
         }
     }
 }
@@ -580,13 +610,7 @@ pub fn on_stack<T: Send>(stack: usize, f: impl FnOnce() -> T + Send) -> Result<T
 
 /// The message of a panic's payload.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic without a message".to_string()
-    }
+    crate::search::panic_text(payload)
 }
 
 #[cfg(test)]

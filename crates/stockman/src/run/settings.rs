@@ -3,6 +3,7 @@
 //! in: one resolver for every front end.
 
 use super::{GameKind, RunError, DEFAULT_ASPIRATION, DEFAULT_GAME_TABLE_MB};
+use crate::algorithms::capabilities::Knob;
 use crate::algorithms::{Algorithm, Parallel};
 use crate::engine::Engine;
 use crate::options::{Limits, Params, Select};
@@ -138,6 +139,20 @@ impl Settings {
         };
         if self.time_limit == Some(Duration::ZERO) {
             return Err(RunError::Settings("the time limit must be positive".into()));
+        }
+        let asked = [
+            (Knob::Select, self.select.is_some()),
+            (Knob::Memory, self.memory.is_some()),
+        ];
+        for (knob, given) in asked {
+            let readers = crate::algorithms::capabilities::readers(knob);
+            if given && !algorithms.iter().any(|a| readers.contains(a)) {
+                return Err(RunError::Unread {
+                    knob,
+                    readers,
+                    asked: algorithms,
+                });
+            }
         }
         if let SourceKind::Game(g) = kind {
             let bounded = self.iterative && (self.time_limit.is_some() || self.max_nodes.is_some());

@@ -61,6 +61,31 @@ pub struct NetCost {
     pub overhead_ns: u64,
 }
 
+/// The most any one [`NetCost`] may be: 1,000 s. A cost beyond it is a
+/// typo (`1e300` microseconds), and would overflow the simulated clocks.
+pub const MAX_COST_NS: u64 = 1_000_000_000_000;
+
+impl NetCost {
+    /// Refuses a cost above [`MAX_COST_NS`], naming it.
+    ///
+    /// # Errors
+    /// [`SearchError::Distributed`] naming the first cost out of range.
+    pub fn check(&self) -> Result<(), SearchError> {
+        for (name, ns) in [
+            ("node cost", self.node_ns),
+            ("latency", self.latency_ns),
+            ("overhead", self.overhead_ns),
+        ] {
+            if ns > MAX_COST_NS {
+                return Err(SearchError::Distributed(format!(
+                    "simulation: a {name} of {ns} ns is more than the {MAX_COST_NS} ns (1,000 s) a simulated event may cost"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What one simulated rank did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SimRank {
@@ -177,7 +202,9 @@ impl<'s> SimNet<'s> {
         let now = metered_work();
         let done = now - self.seen;
         self.seen = now;
-        w.clock[self.me] += done * self.shared.cost.node_ns;
+        // Saturating: a clock that reaches u64::MAX (584 years) is refused
+        // at the end of the run, never wrapped.
+        w.clock[self.me] = w.clock[self.me].saturating_add(done.saturating_mul(self.shared.cost.node_ns));
         w.ranks[self.me].work += done;
     }
 
@@ -228,10 +255,10 @@ impl Transport for SimNet<'_> {
         let mut w = self.lock();
         self.charge(&mut w);
         let me = self.me;
-        w.clock[me] += self.shared.cost.overhead_ns;
+        w.clock[me] = w.clock[me].saturating_add(self.shared.cost.overhead_ns);
         w.ranks[me].messages += 1;
         w.ranks[me].bytes += bytes.len() as u64;
-        let arrival = w.clock[me] + self.shared.cost.latency_ns;
+        let arrival = w.clock[me].saturating_add(self.shared.cost.latency_ns);
         w.sent += 1;
         let seq = w.sent;
         w.inbox[to].push(Reverse((arrival, seq, me, bytes.to_vec())));
@@ -262,7 +289,7 @@ impl Transport for SimNet<'_> {
             w.ranks[me].idle_ns += arrival - now;
             w.clock[me] = arrival;
         }
-        w.clock[me] += self.shared.cost.overhead_ns;
+        w.clock[me] = w.clock[me].saturating_add(self.shared.cost.overhead_ns);
         Ok(Some((from, bytes)))
     }
 }
@@ -277,6 +304,7 @@ pub fn simulate<G: Game + Sync>(
     opts: &TdsabOptions,
     cost: NetCost,
 ) -> Result<SimDistributed, SearchError> {
+    cost.check()?;
     let n = n.max(1);
     let shared = Shared {
         world: Mutex::new(World {
@@ -307,7 +335,18 @@ pub fn simulate<G: Game + Sync>(
                     .spawn_scoped(s, move || {
                         let mut net = SimNet { me, shared, seen: 0 };
                         let out = if net.start() {
-                            tdsab::search(metered, opts, &mut net, 0)
+                            // A rank that panics stops every rank with its
+                            // message: the others would wait for its turn forever.
+                            let run = std::panic::AssertUnwindSafe(|| tdsab::search(metered, opts, &mut net, 0));
+                            std::panic::catch_unwind(run).unwrap_or_else(|p| {
+                                let mut w = shared.world.lock().unwrap_or_else(|e| e.into_inner());
+                                w.stalled = true;
+                                shared.turns.iter().for_each(Condvar::notify_one);
+                                Err(SearchError::Distributed(format!(
+                                    "simulation: rank {me} panicked: {}",
+                                    crate::search::panic_text(&*p)
+                                )))
+                            })
                         } else {
                             Err(SearchError::Distributed(format!(
                                 "simulation: rank {me} was stopped before it began"
@@ -342,6 +381,11 @@ pub fn simulate<G: Game + Sync>(
     }
     let d = answer.expect("rank 0 answers");
     let w = shared.world.into_inner().unwrap_or_else(|e| e.into_inner());
+    if w.ranks.iter().any(|r| r.end_ns == u64::MAX) {
+        return Err(SearchError::Distributed(
+            "simulation: the simulated time passed 2^64 ns (584 years): give smaller costs".into(),
+        ));
+    }
     Ok(SimDistributed {
         value: d.value,
         best_index: d.best_index,

@@ -91,6 +91,16 @@ pub enum ParseErrorKind {
     TooDeep,
     /// More nodes than a `u32` can number.
     TooLarge,
+    /// A `# root:` declaration that names neither `max` nor `min`.
+    BadRoot(String),
+    /// The file declares its root's role (`# root: min`) and the caller
+    /// asked for the other one.
+    RootConflict {
+        /// The role the file declares.
+        declared: Role,
+        /// The role the caller asked for.
+        asked: Role,
+    },
 }
 
 /// The deepest nesting a tree file may have.
@@ -136,6 +146,14 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::TrailingText(t) => write!(f, "unexpected text `{t}` after the end of the tree"),
             ParseErrorKind::TooDeep => write!(f, "lists nested deeper than {MAX_NESTING} levels"),
             ParseErrorKind::TooLarge => write!(f, "more nodes than this program can number (2^32 - 1)"),
+            ParseErrorKind::BadRoot(t) => write!(f, "`# root: {t}` names no role (max or min)"),
+            ParseErrorKind::RootConflict { declared, asked } => write!(
+                f,
+                "the file declares a {} root (`# root: {}`) but a {} root was asked for: drop the option or the declaration",
+                declared.as_str(),
+                declared.as_str(),
+                asked.as_str()
+            ),
         }
     }
 }
@@ -249,6 +267,49 @@ fn parse_integer(word: &str) -> Result<Value, ParseErrorKind> {
     }
 }
 
+/// The role a tree file declares in a `# root: ROLE` comment line before
+/// its tree ([`ExplicitTree::parse_file`]), with the declaration's line.
+pub fn declared_root(text: &str) -> Result<Option<(Role, usize)>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let Some(comment) = t.strip_prefix('#') else {
+            return Ok(None); // the tree has begun
+        };
+        if let Some(role) = comment.trim().strip_prefix("root:") {
+            let role = role.trim();
+            let column = line.find("root:").map_or(1, |c| c + 1);
+            return match role {
+                "max" => Ok(Some((Role::Max, i + 1))),
+                "min" => Ok(Some((Role::Min, i + 1))),
+                _ => Err(ParseError {
+                    line: i + 1,
+                    column,
+                    kind: ParseErrorKind::BadRoot(role.to_string()),
+                }),
+            };
+        }
+    }
+    Ok(None)
+}
+
+/// The root's role of a tree file: the declared one, the asked one, or
+/// MAX; an error when the two differ (see [`ExplicitTree::parse_file`]).
+pub fn resolve_root(text: &str, asked: Option<Role>) -> Result<Role, ParseError> {
+    match (declared_root(text)?, asked) {
+        (Some((declared, line)), Some(asked)) if declared != asked => Err(ParseError {
+            line,
+            column: 1,
+            kind: ParseErrorKind::RootConflict { declared, asked },
+        }),
+        (Some((declared, _)), _) => Ok(declared),
+        (None, asked) => Ok(asked.unwrap_or(Role::Max)),
+    }
+}
+
 /// A list being read: its node id, where its `[` stood, and its children so far.
 struct OpenList {
     id: u32,
@@ -267,6 +328,17 @@ impl ExplicitTree {
     /// order mark is ignored. Every error carries its 1-based line and column.
     pub fn parse(text: &str, root_role: Role) -> Result<ExplicitTree, ParseError> {
         ExplicitTree::parse_with(text, root_role, &mut parse_integer)
+    }
+
+    /// Parses a tree file that may declare its root's role: a comment line
+    /// `# root: min` (or `max`) before the tree, as `stockman gen` writes
+    /// for a MIN root, so that a written tree keeps the role its spec gave
+    /// it. `asked` is the caller's role (`--root`), if any: a declared role
+    /// and another one asked is an error, never a silent choice; with
+    /// neither, the root is MAX.
+    pub fn parse_file(text: &str, asked: Option<Role>) -> Result<ExplicitTree, ParseError> {
+        let role = resolve_root(text, asked)?;
+        ExplicitTree::parse(text, role)
     }
 
     /// [`ExplicitTree::parse`] with another reading of a leaf's token: the

@@ -70,6 +70,28 @@ impl RandomSpec {
         }
     }
 
+    /// [`RandomSpec::parse`] with the caller's root role (`--root`), if
+    /// any: a spec that names its root (`root=min`) and another role asked
+    /// is an error, never a silent choice.
+    pub fn parse_with_root(spec: &str, asked: Option<Role>) -> Result<RandomSpec, SpecError> {
+        let mut s = RandomSpec::parse(spec)?;
+        let declares = spec
+            .split(',')
+            .any(|part| part.split_once('=').is_some_and(|(k, _)| k.trim() == "root"));
+        match asked {
+            Some(role) if declares && role != s.root_role => {
+                return Err(SpecError(format!(
+                    "the spec says root={} but a {} root was asked for: drop one of the two",
+                    s.root_role.as_str(),
+                    role.as_str()
+                )))
+            }
+            Some(role) => s.root_role = role,
+            None => {}
+        }
+        Ok(s)
+    }
+
     /// Parses `key=value` pairs separated by commas. Keys: `width`, `depth`
     /// (required), `seed` (default 0), `model=iid|incremental`,
     /// `range=LO..HI` (default `0..1000` for iid, `-100..100` for incremental),

@@ -1,0 +1,306 @@
+//! The odd shapes (a module of the `parallel` test binary): trees a hostile
+//! user writes, searched by every algorithm on 1 and 4 threads, both ways,
+//! and by both distributed schemes on 1 to 3 ranks; value and best move
+//! checked on each.
+//!
+//! - a root with 70,000 moves, its best move at 65,535 (past a 16-bit move
+//!   field) or at the end, at a MAX and a MIN root;
+//! - a 100,000-ply chain and a 100,000-level comb (each level a subtree
+//!   and a leaf);
+//! - width-1 trees and a lone leaf;
+//! - leaves at the value range's ends;
+//! - a game whose move order changes between calls.
+
+use super::value_of;
+use std::sync::atomic::{AtomicU64, Ordering};
+use stockman::drivers::tdsab::{LocalWorld, Scheme, TdsabOptions};
+use stockman::run::{Runner, Settings, SourceKind};
+use stockman::{Algorithm, ExplicitTree, Game, Parallel, Role, SearchError, Value, VALUE_MAX, VALUE_MIN};
+
+/// `n` leaves of value `rest` but the one at `at`, worth `best`.
+fn wide(n: usize, at: usize, best: Value, rest: Value) -> String {
+    let leaves: Vec<String> = (0..n).map(|i| if i == at { best } else { rest }.to_string()).collect();
+    format!("[{}]", leaves.join(","))
+}
+
+/// A chain of `plies` single-child nodes above one leaf.
+fn chain(plies: usize, leaf: Value) -> String {
+    format!("{}{leaf}{}", "[".repeat(plies), "]".repeat(plies))
+}
+
+/// A comb of `levels`: each level `[rest, leaf]`, the leaves counting down
+/// from `levels` so that every level's two moves differ.
+fn comb(levels: usize) -> String {
+    let mut s = String::with_capacity(levels * 12);
+    for _ in 0..levels {
+        s.push('[');
+    }
+    s.push('0');
+    for l in 0..levels {
+        s.push_str(&format!(",{}]", (l % 7) as Value - 3));
+    }
+    s
+}
+
+/// The odd trees, with a name for the messages.
+fn shapes() -> Vec<(String, ExplicitTree)> {
+    let mut out = Vec::new();
+    let mut add = |name: &str, text: String, role: Role| {
+        let tree = ExplicitTree::parse(&text, role).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.push((format!("{name} ({role:?} root)"), tree));
+    };
+    for role in [Role::Max, Role::Min] {
+        let (best, rest) = if role == Role::Max { (1, 0) } else { (0, 1) };
+        add("70,000 moves, best at 65,535", wide(70_000, 65_535, best, rest), role);
+        add("70,000 moves, best last", wide(70_000, 69_999, best, rest), role);
+        add("7,000 moves, best at 6,999", wide(7_000, 6_999, best, rest), role);
+        add("100,000-ply chain", chain(100_000, 7), role);
+        add("100,000-level comb", comb(100_000), role);
+        add("a lone leaf", "5".into(), role);
+        add("width 1, depth 12", chain(12, -4), role);
+        add(
+            "width 1 above a fork",
+            format!("{}[3,[1,9]]{}", "[".repeat(9), "]".repeat(9)),
+            role,
+        );
+        add(
+            "the range's ends",
+            format!("[[{VALUE_MIN},{VALUE_MAX}],[{VALUE_MAX},{VALUE_MIN}],[{VALUE_MIN},{VALUE_MIN}]]"),
+            role,
+        );
+        add("ends, wide", wide(300, 299, VALUE_MAX, VALUE_MIN), role);
+    }
+    out
+}
+
+/// The value of the root's child reached by `mv` (exact, one thread).
+fn after(tree: &ExplicitTree, mv: u32) -> Value {
+    let child = tree.play(&tree.root(), mv);
+    value_of(&super::From(tree, child))
+}
+
+/// The algorithms whose step is still linear in a node's width (issue 63
+/// leaves it open): on the 70,000-move roots each takes 25 s to minutes,
+/// so they run the wide shapes at 7,000 moves (`wide_small`) instead.
+const LINEAR_IN_WIDTH: [Algorithm; 3] = [Algorithm::RecSss, Algorithm::Gsearch, Algorithm::Rsearch];
+
+/// Every algorithm on `threads` threads (`parallel` way) but `skip`.
+fn solve_all(
+    runner: &mut Runner,
+    tree: &ExplicitTree,
+    threads: usize,
+    how: Parallel,
+    skip: &[Algorithm],
+) -> Vec<stockman::run::Solution<u32>> {
+    let request = Settings {
+        algorithms: Some(Algorithm::ALL.iter().copied().filter(|a| !skip.contains(a)).collect()),
+        threads: Some(threads),
+        parallel: Some(how),
+        ..Settings::default()
+    }
+    .request(SourceKind::Tree)
+    .unwrap();
+    runner.solve_threads(tree, &request)
+}
+
+/// Runs `f` on a stack deep enough for the 100,000-ply shapes (the
+/// one-thread reference searches recurse once a ply).
+fn deep(f: impl FnOnce() + Send) {
+    stockman::run::on_stack(stockman::run::stack_bytes(200_000), f).unwrap();
+}
+
+#[test]
+fn every_algorithm_answers_the_odd_shapes_on_1_and_4_threads() {
+    deep(every_algorithm_on_threads);
+}
+
+fn every_algorithm_on_threads() {
+    let mut runner = Runner::new();
+    let (mut checked, mut refused) = (0, 0);
+    for (name, tree) in shapes() {
+        let value = value_of(&tree);
+        let has_moves = !tree.children(0).is_empty();
+        for (threads, how) in [
+            (1, Parallel::default()),
+            (4, Parallel::Abdada),
+            (4, Parallel::LazySmp),
+            (4, Parallel::Rounds),
+        ] {
+            let what = format!("{name} on {threads} threads, {how}");
+            let skip: &[Algorithm] = if tree.children(0).len() > 10_000 {
+                &LINEAR_IN_WIDTH
+            } else {
+                &[]
+            };
+            let solutions = solve_all(&mut runner, &tree, threads, how, skip);
+            assert_eq!(solutions.len() + skip.len(), Algorithm::ALL.len(), "{what}");
+            for s in &solutions {
+                if let Some(e) = &s.error {
+                    // SSS\* and Dual\* order OPEN by 128-bit left-to-right
+                    // labels: a tree needing more bits along a path (the
+                    // comb: one bit a level) is refused with that reason,
+                    // never searched wrong (issue 63 leaves labels of any
+                    // length open).
+                    let labels = matches!(s.algorithm, Algorithm::Sss | Algorithm::Dual)
+                        && matches!(e, SearchError::Unsupported { reason } if reason.contains("left-to-right order"));
+                    assert!(labels && name.contains("comb"), "{what}: {} failed: {e:?}", s.label());
+                    refused += 1;
+                    continue;
+                }
+                match s.value {
+                    Some(v) => assert_eq!(v, value, "{what}: {}", s.label()),
+                    None => {
+                        let (lo, hi) = s.bound.unwrap_or_else(|| panic!("{what}: {} has no answer", s.label()));
+                        assert!(
+                            lo <= value && value < hi || lo == value && hi == value,
+                            "{what}: bns [{lo},{hi}) vs {value}"
+                        );
+                    }
+                }
+                if has_moves {
+                    let mv = s
+                        .best_move
+                        .unwrap_or_else(|| panic!("{what}: {} has no best move", s.label()));
+                    assert_eq!(after(&tree, mv), value, "{what}: {} best move {mv}", s.label());
+                } else {
+                    assert_eq!(s.best_move, None, "{what}: {} names a move at a leaf", s.label());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(refused, 2 * 2 * 4, "SSS* and Dual* on the two combs, 4 ways each");
+    assert_eq!(
+        checked + refused,
+        (20 * Algorithm::ALL.len() - 4 * LINEAR_IN_WIDTH.len()) * 4
+    );
+}
+
+#[test]
+fn both_distributed_schemes_answer_the_odd_shapes_on_1_to_3_ranks() {
+    deep(both_schemes_on_ranks);
+}
+
+fn both_schemes_on_ranks() {
+    let mut runs = 0;
+    for (name, tree) in shapes() {
+        let value = value_of(&tree);
+        let has_moves = !tree.children(0).is_empty();
+        for scheme in Scheme::ALL {
+            for ranks in 1..=3 {
+                for algorithm in [Algorithm::Mtdf, Algorithm::MtSss] {
+                    let what = format!("{name}, {scheme} on {ranks} ranks, {}", algorithm.name());
+                    let opts = TdsabOptions {
+                        scheme,
+                        algorithm,
+                        // The tree's height sizes the ranks' stacks, as the
+                        // command passes it.
+                        max_plies: Some(tree.height()),
+                        ..Default::default()
+                    };
+                    let out = LocalWorld::run(ranks, &tree, &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(out.value, value, "{what}");
+                    if has_moves {
+                        let best = out.best_index.unwrap_or_else(|| panic!("{what}: no best move"));
+                        assert_eq!(after(&tree, best as u32), value, "{what}: best move {best}");
+                    }
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(runs, 20 * 2 * 3 * 2);
+}
+
+/// A tree whose `moves()` turns its list by one more place at every call:
+/// the same moves in another order each time (as a game that iterates a
+/// hash set gives them), shared by every thread.
+struct Turning {
+    tree: ExplicitTree,
+    calls: AtomicU64,
+}
+
+impl Game for Turning {
+    type Position = u32;
+    type Move = u32;
+    fn root(&self) -> u32 {
+        self.tree.root()
+    }
+    fn role(&self, pos: &u32) -> Role {
+        self.tree.role(pos)
+    }
+    fn moves(&self, pos: &u32, out: &mut Vec<u32>) {
+        let start = out.len();
+        self.tree.moves(pos, out);
+        let n = out.len() - start;
+        if n > 1 {
+            let turn = (self.calls.fetch_add(1, Ordering::Relaxed) % n as u64) as usize;
+            out[start..].rotate_left(turn);
+        }
+    }
+    fn play(&self, pos: &u32, mv: u32) -> u32 {
+        self.tree.play(pos, mv)
+    }
+    fn evaluate(&self, pos: &u32) -> Value {
+        self.tree.evaluate(pos)
+    }
+    fn hash(&self, pos: &u32) -> Option<u64> {
+        self.tree.hash(pos)
+    }
+    fn value_range(&self) -> (Value, Value) {
+        self.tree.value_range()
+    }
+}
+
+/// [`Game::moves`] must give the same list each call (its contract): a
+/// root's best move is an index into that list, and SSS\* and Dual\*
+/// regenerate a node's list for each child. The value of every other
+/// algorithm must still hold on a game that breaks it, on any number of
+/// threads (the best move of such a game is not checked: see the
+/// contract).
+#[test]
+fn a_game_whose_move_order_turns_keeps_every_value_on_threads() {
+    let mut runner = Runner::new();
+    let mut checked = 0;
+    let algorithms: Vec<Algorithm> = Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|a| !matches!(a, Algorithm::Sss | Algorithm::Dual))
+        .collect();
+    for seed in 1..=12u64 {
+        let spec = stockman::RandomSpec::parse(&format!("width=4,depth=4,seed={seed},range=0..9")).unwrap();
+        let spec = stockman::RandomSpec {
+            root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
+            ..spec
+        };
+        let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+        let value = value_of(&tree);
+        let game = Turning {
+            tree: tree.clone(),
+            calls: AtomicU64::new(seed),
+        };
+        for (threads, how) in [(1, Parallel::default()), (4, Parallel::Abdada), (4, Parallel::LazySmp)] {
+            let request = Settings {
+                algorithms: Some(algorithms.clone()),
+                threads: Some(threads),
+                parallel: Some(how),
+                ..Settings::default()
+            }
+            .request(SourceKind::Tree)
+            .unwrap();
+            for s in runner.solve_threads(&game, &request) {
+                let what = format!("seed {seed} on {threads} threads, {how}: {}", s.label());
+                assert!(s.error.is_none(), "{what}: {:?}", s.error);
+                match s.value {
+                    Some(v) => assert_eq!(v, value, "{what}"),
+                    None => {
+                        let (lo, hi) = s.bound.expect("BNS answers with a bound");
+                        assert!(lo <= value && value < hi || lo == value && hi == value, "{what}");
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 12 * 3 * algorithms.len());
+}
