@@ -653,3 +653,100 @@ fn gsearch_solves_a_deep_comb_under_every_rule() {
     );
     assert_eq!(run(8_000, &[Select::Widest]), [(Some(2), 8_001), (Some(2), 4_002)]);
 }
+
+/// The 3,720 random trees of the pinned leaf orders (ties, wide ranges,
+/// incremental values, variable branching).
+fn pinned_trees() -> impl Iterator<Item = RandomTree> {
+    let shapes = (2..=5u32)
+        .flat_map(|w| (1..=6u32).map(move |d| (w, d, 25)))
+        .chain([(8, 5, 10), (3, 9, 10)]);
+    shapes.flat_map(|(width, depth, seeds)| {
+        (0..seeds).flat_map(move |seed| {
+            (0..3).flat_map(move |model| {
+                [false, true].into_iter().map(move |variable| {
+                    let mut spec = RandomSpec::new(width, depth, seed);
+                    spec.variable = variable;
+                    match model {
+                        0 => spec.range = (0, 3),
+                        1 => spec.range = (-1000, 1000),
+                        _ => {
+                            spec.model = stockman::ValueModel::Incremental;
+                            spec.range = (-3, 3);
+                        }
+                    }
+                    RandomTree::new(spec)
+                })
+            })
+        })
+    })
+}
+
+/// Issue 63 (wide roots): RecSSS\*'s leaves, and GSEARCH's and RSEARCH's
+/// leaves and memory (peak, purges, expansions: RSEARCH's fallback reads
+/// the stored count, so when a subtree is dropped decides which tips go
+/// depth-first) under every rule, RSEARCH at memories 0, 2, 7 and 30, on
+/// the 3,720 trees, pinned as hashes and counts recorded from the searches
+/// that scanned every child per step: the O(log w) bookkeeping that
+/// replaced the scans must choose the same entries and tips.
+#[test]
+fn recsss_gsearch_and_rsearch_leaf_orders_and_memory_are_pinned() {
+    let rules = [Select::Leftmost, Select::Upper, Select::Lower, Select::Widest];
+    let mut runs: Vec<(Algorithm, Params)> = vec![(Algorithm::RecSss, Params::default())];
+    runs.extend(rules.iter().map(|&s| (Algorithm::Gsearch, rule(s))));
+    for m in [0, 2, 7, 30] {
+        runs.extend(rules.iter().map(|&s| (Algorithm::Rsearch, memory(s, m))));
+    }
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut leaves_total = 0usize;
+    let mut memory_total = [0u64; 3];
+    for t in pinned_trees() {
+        for (a, params) in &runs {
+            let (out, leaves) = run_with(*a, &t, params.clone());
+            leaves_total += leaves.len();
+            fold_leaves(&mut hash, &leaves);
+            let s = out.stats;
+            for (k, x) in [s.max_open, s.open_purged, s.nodes_expanded].into_iter().enumerate() {
+                memory_total[k] += x;
+                fold_leaves(&mut hash, &[vec![x as u32, (x >> 32) as u32]]);
+            }
+            let v = out.value.expect("a value");
+            fold_leaves(
+                &mut hash,
+                &[vec![v as u32, out.best_index.map_or(u32::MAX, |i| i as u32)]],
+            );
+        }
+    }
+    assert_eq!(
+        (leaves_total, memory_total, hash),
+        (9_291_398, [1_250_742, 5_736_749, 5_438_877], 0xde1f_2ec1_c606_f1fa)
+    );
+}
+
+/// Issue 63: a root of 70,000 moves, its best at 65,535 (the issue's tree),
+/// took RecSSS\* 26 s and GSEARCH and RSEARCH minutes (every step scanned
+/// every child). Value, best move and leaves, alpha-beta's first.
+#[test]
+fn recsss_gsearch_and_rsearch_solve_a_root_of_70000_moves() {
+    let leaves: Vec<String> = (0..70_000)
+        .map(|i| if i == 65_535 { "1" } else { "0" }.to_string())
+        .collect();
+    let t = ExplicitTree::parse(&format!("[{}]", leaves.join(",")), Role::Max).unwrap();
+    let mut runs = vec![
+        (Algorithm::AlphaBeta, Params::default()),
+        (Algorithm::RecSss, Params::default()),
+        (Algorithm::Rsearch, Params::default()),
+    ];
+    runs.extend([Select::Leftmost, Select::Upper, Select::Lower].map(|s| (Algorithm::Gsearch, rule(s))));
+    let rows: Vec<_> = runs
+        .into_iter()
+        .map(|(a, params)| {
+            let opts = SearchOptions {
+                params,
+                ..SearchOptions::default()
+            };
+            let out = a.search(&t, &opts).unwrap();
+            (out.value, out.best_index, out.stats.leaf_evals)
+        })
+        .collect();
+    assert_eq!(rows, vec![(Some(1), Some(65_535), 70_000); 6]);
+}

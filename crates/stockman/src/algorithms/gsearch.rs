@@ -47,7 +47,9 @@
 //! Each leaf valued costs, under the `leftmost`, `upper` and `lower` rules,
 //! whose bounds are tight, the update of the bounds that moved and a walk
 //! down from the highest of them (the expansions on the way need none):
-//! `O(w)` a node of it, and a chain or comb of any depth costs a few nodes
+//! `O(log w)` a node of it, from a segment tree of each node's children's
+//! bounds (a scan of every child made a root of 70,000 moves
+//! quadratic, issue 63), and a chain or comb of any depth costs a few nodes
 //! a leaf. Under `widest`, a search of the stored tree from the root that
 //! skips every subtree whose bounds show it cannot hold a better tip than
 //! one already found: on a comb, every level a leaf (quadratic in the
@@ -73,6 +75,7 @@
 
 use super::alphabeta::nth_move;
 use super::context::{Context, Stop};
+use super::kid_bounds::KidBounds;
 use crate::game::Game;
 use crate::observe::Observer;
 pub use crate::options::Select;
@@ -90,6 +93,8 @@ struct Node<P> {
     role: Option<Role>,
     /// Its children, once expanded (dropped again when it dies or is solved).
     kids: Vec<u32>,
+    /// The children's bounds, kept up to date by [`Gsearch::update`].
+    tree: KidBounds,
 }
 
 impl<P> Node<P> {
@@ -145,6 +150,8 @@ pub(crate) struct Gsearch<'a, G: Game, O: Observer> {
     candidates: Vec<(i64, u32, Value, Value)>,
     /// The root's best child when the root itself was searched depth-first.
     root_best: Option<usize>,
+    /// Children found dead by [`sweep`], reused.
+    dead: Vec<u32>,
 }
 
 /// GSEARCH on `game` under the rule `opts.params.select`, reporting leaves
@@ -171,29 +178,33 @@ struct Brothers {
 }
 
 impl Brothers {
-    fn of<P>(nodes: &[Node<P>], kids: &[u32], role: Role, window: (Value, Value)) -> Brothers {
-        let mut b = Brothers {
+    /// The brothers of `tree`'s children at a `role` node, in `O(1)`: the
+    /// same as a scan of the children would give.
+    fn from_tree(tree: &KidBounds, role: Role, window: (Value, Value)) -> Brothers {
+        let s = tree.summary();
+        let (best, best_at, second) = match role {
+            Role::Max => s.lo_best,
+            Role::Min => s.hi_best,
+        };
+        // A scan sets `best_at` at the first bound better than the worst.
+        let best_at = if best == role.worst() { usize::MAX } else { best_at };
+        Brothers {
             role,
             window,
-            best: role.worst(),
-            best_at: usize::MAX,
-            second: role.worst(),
-        };
-        // The comparisons are written out per role: a closure over the role
-        // made this, the walk's hottest loop, a third more instructions.
-        for (i, &k) in kids.iter().enumerate() {
-            let c = &nodes[k as usize];
-            let (v, better, better_second) = match role {
-                Role::Max => (c.lo, c.lo > b.best, c.lo > b.second),
-                Role::Min => (c.hi, c.hi < b.best, c.hi < b.second),
-            };
-            if better {
-                (b.second, b.best, b.best_at) = (b.best, v, i);
-            } else if better_second {
-                b.second = v;
-            }
+            best,
+            best_at,
+            second,
         }
-        b
+    }
+
+    /// The window of every child but the one of the best bound.
+    #[inline]
+    fn common(&self) -> (Value, Value) {
+        let (alpha, beta) = self.window;
+        match self.role {
+            Role::Max => (alpha.max(self.best), beta),
+            Role::Min => (alpha, beta.min(self.best)),
+        }
     }
 
     /// The window `(alpha, beta)` of child `i`.
@@ -235,6 +246,78 @@ fn live_children<'n, P>(
     })
 }
 
+/// Puts out of `tree` every child still in that is dead in its window (each
+/// child goes out once: a dead child stays dead), onto `dead`.
+fn sweep(tree: &mut KidBounds, brothers: &Brothers, dead: &mut Vec<u32>) {
+    // The child of the best bound has a window of its own: it sits out of
+    // the search over the others', which share one.
+    let at = brothers.best_at;
+    let at_in = at != usize::MAX && tree.get(at).2;
+    if at_in {
+        tree.set_in(at, false);
+    }
+    let (a, b) = brothers.common();
+    while let Some(i) = tree.first_dead(a, b) {
+        tree.set_in(i, false);
+        dead.push(i as u32);
+    }
+    if at_in {
+        let (lo, hi, _) = tree.get(at);
+        let (a, b) = brothers.window(at);
+        if is_live(lo, hi, a, b) {
+            tree.set_in(at, true);
+        } else {
+            dead.push(at as u32);
+        }
+    }
+}
+
+/// The live child of the best key under `rule`, leftmost on ties, as
+/// `(key, index, alpha, beta)`, once [`sweep`] has left only live children
+/// in `tree`: what a scan of [`live_children`] would pick, in `O(log w)`
+/// under the tight rules.
+fn pick(tree: &mut KidBounds, brothers: &Brothers, rule: Select) -> Option<(i64, u32, Value, Value)> {
+    let at = brothers.best_at;
+    let at_in = at != usize::MAX && tree.get(at).2;
+    if at_in {
+        tree.set_in(at, false);
+    }
+    let (a, b) = brothers.common();
+    let other = match rule {
+        Select::Leftmost => tree.first_in(),
+        // Under `upper` every child whose upper bound reaches the largest
+        // (or beta) shares the best key; under `lower` likewise.
+        Select::Upper => tree
+            .in_extremes()
+            .and_then(|(max_hi, _)| tree.first_in_hi_at_least(b.min(max_hi))),
+        Select::Lower => tree
+            .in_extremes()
+            .and_then(|(_, min_lo)| tree.first_in_lo_at_most(a.max(min_lo))),
+        Select::Widest => (0..tree.len())
+            .filter(|&i| tree.get(i).2)
+            .map(|i| {
+                let (lo, hi, _) = tree.get(i);
+                (key(rule, a.max(lo), b.min(hi)), i)
+            })
+            .reduce(|best, c| if c.0 > best.0 { c } else { best })
+            .map(|(_, i)| i),
+    };
+    let mut best = other.map(|i| {
+        let (lo, hi, _) = tree.get(i);
+        (key(rule, a.max(lo), b.min(hi)), i as u32, a, b)
+    });
+    if at_in {
+        tree.set_in(at, true);
+        let (lo, hi, _) = tree.get(at);
+        let (a, b) = brothers.window(at);
+        let k = key(rule, a.max(lo), b.min(hi));
+        if best.is_none_or(|(bk, bi, _, _)| k > bk || (k == bk && (at as u32) < bi)) {
+            best = Some((k, at as u32, a, b));
+        }
+    }
+    best
+}
+
 /// Whether a node with bounds `[lo, hi]` in the window `(alpha, beta)` can
 /// still change the root's value.
 #[inline]
@@ -264,6 +347,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             restart: false,
             candidates: Vec::new(),
             root_best: None,
+            dead: Vec::new(),
         }
     }
 
@@ -350,9 +434,23 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
                 return true;
             }
             let Some(role) = node.role else { return false };
-            let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
-            let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
-            let pick = live.reduce(|best, c| if c.0 > best.0 { c } else { best });
+            // The children that died since the last walk here go out of the
+            // tree (their subtrees wait for the next update), and the rule's
+            // child is found among the rest in `O(log w)`.
+            let mut tree = std::mem::take(&mut self.nodes[n as usize].tree);
+            let brothers = Brothers::from_tree(&tree, role, (alpha, beta));
+            let mut dead = std::mem::take(&mut self.dead);
+            dead.clear();
+            sweep(&mut tree, &brothers, &mut dead);
+            let kids = &self.nodes[n as usize].kids;
+            tree.pending.extend(
+                dead.iter()
+                    .filter(|&&i| !self.nodes[kids[i as usize] as usize].kids.is_empty()),
+            );
+            self.dead = dead;
+            let pick = pick(&mut tree, &brothers, self.current);
+            let node = &mut self.nodes[n as usize];
+            node.tree = tree;
             let Some((key, i, a, b)) = pick else { return false };
             debug_assert!(
                 bound.is_none_or(|b| b == key),
@@ -404,7 +502,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             return true;
         }
         let Some(role) = node.role else { return false };
-        let brothers = Brothers::of(&self.nodes, &node.kids, role, (alpha, beta));
+        let brothers = Brothers::from_tree(&node.tree, role, (alpha, beta));
         let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
         // Best bound first (leftmost first among equal ones), from a stretch
         // of `candidates` per node of the walk: the search stops at the
@@ -500,7 +598,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         // above narrows, so nothing above dies).
         self.resume = 0;
         for (j, &(m, a, b)) in frames.iter().enumerate().rev() {
-            if !self.update(m, (a, b)) {
+            if !self.update(m, (a, b), self.best_path[j]) {
                 self.resume = j;
                 break;
             }
@@ -585,39 +683,43 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         self.cx.pop_moves(start);
         let node = &mut self.nodes[n as usize];
         node.role = Some(role);
+        node.tree = KidBounds::new(kids.len(), -INF, INF);
         node.kids = kids;
         Ok(())
     }
 
-    /// Brings node `n`'s bounds up to date from its children's, and drops
-    /// the subtrees of children that can no longer change the root's value.
-    /// Returns whether the node's bounds moved.
-    fn update(&mut self, n: u32, window: (Value, Value)) -> bool {
+    /// Brings node `n`'s bounds up to date from its children's, after its
+    /// child `changed` moved, and drops the subtrees of children that can
+    /// no longer change the root's value: those found dead now, and those a
+    /// walk found dead since the last update. Returns whether the node's
+    /// bounds moved.
+    fn update(&mut self, n: u32, window: (Value, Value), changed: u32) -> bool {
         let node = &self.nodes[n as usize];
         let role = node.role.expect("an expanded node");
-        let kids = std::mem::take(&mut self.nodes[n as usize].kids);
-        let (mut lo, mut hi) = (role.worst(), role.worst());
-        for &k in &kids {
-            let c = &self.nodes[k as usize];
-            match role {
-                Role::Max => (lo, hi) = (lo.max(c.lo), hi.max(c.hi)),
-                Role::Min => (lo, hi) = (lo.min(c.lo), hi.min(c.hi)),
-            }
-        }
-        let brothers = Brothers::of(&self.nodes, &kids, role, window);
-        for (i, &k) in kids.iter().enumerate() {
-            if self.nodes[k as usize].kids.is_empty() {
-                continue;
-            }
-            let (a, b) = brothers.window(i);
-            let c = &self.nodes[k as usize];
-            if !is_live(c.lo, c.hi, a, b) {
+        let c = &self.nodes[node.kids[changed as usize] as usize];
+        let (clo, chi) = (c.lo, c.hi);
+        let mut tree = std::mem::take(&mut self.nodes[n as usize].tree);
+        tree.set(changed as usize, clo, chi);
+        let s = tree.summary();
+        let (lo, hi) = match role {
+            Role::Max => (s.lo_best.0, s.max_hi),
+            Role::Min => (s.min_lo, s.hi_best.0),
+        };
+        let brothers = Brothers::from_tree(&tree, role, window);
+        let mut dead = std::mem::take(&mut self.dead);
+        dead.clear();
+        dead.append(&mut tree.pending);
+        sweep(&mut tree, &brothers, &mut dead);
+        for &i in &dead {
+            let k = self.nodes[n as usize].kids[i as usize];
+            if !self.nodes[k as usize].kids.is_empty() {
                 self.release_below(k);
             }
         }
+        self.dead = dead;
         let node = &mut self.nodes[n as usize];
         let moved = (node.lo, node.hi) != (lo, hi);
-        (node.lo, node.hi, node.kids) = (lo, hi, kids);
+        (node.lo, node.hi, node.tree) = (lo, hi, tree);
         moved
     }
 
@@ -700,6 +802,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             hi: INF,
             role: None,
             kids: Vec::new(),
+            tree: KidBounds::default(),
         };
         match self.free.pop() {
             Some(i) => {
@@ -717,6 +820,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
     fn release_below(&mut self, n: u32) {
         let mut stack = std::mem::take(&mut self.stack);
         stack.append(&mut self.nodes[n as usize].kids);
+        self.nodes[n as usize].tree = KidBounds::default();
         if !stack.is_empty() && self.current != self.rule {
             // Memory was freed: the rule is back in force.
             self.current = self.rule;
@@ -724,6 +828,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         }
         while let Some(k) = stack.pop() {
             stack.append(&mut self.nodes[k as usize].kids);
+            self.nodes[k as usize].tree = KidBounds::default();
             self.free.push(k);
             self.live -= 1;
             self.cx.stats.open_purged += 1;

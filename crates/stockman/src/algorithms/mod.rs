@@ -30,6 +30,7 @@ pub mod capabilities;
 pub(crate) mod context;
 pub mod dual;
 pub mod gsearch;
+mod kid_bounds;
 pub mod minimax;
 mod mt;
 pub mod mt_dual;

@@ -4,7 +4,7 @@
 //! starts at `-inf`. A MAX root is searched under a virtual MIN node.
 //!
 //! # Complexity
-//! The leaves of Dual\*; arrays of up to `w^⌊d/2⌋` entries; `O(w)` per step.
+//! The leaves of Dual\*; arrays of up to `w^⌊d/2⌋` entries; `O(log w)` a node per step.
 //!
 //! # Example
 //! ```
