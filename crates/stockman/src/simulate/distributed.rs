@@ -373,13 +373,16 @@ pub fn simulate<G: Game + Sync>(
             .map(|h| h.and_then(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))))
             .collect()
     });
+    if let Some(e) = tdsab::panic_first(&results) {
+        return Err(e);
+    }
     let mut answer = None;
     for r in results {
         if let Some(d) = r? {
             answer = Some(d);
         }
     }
-    let d = answer.expect("rank 0 answers");
+    let d = answer.ok_or_else(|| SearchError::Distributed("simulation: rank 0 gave no answer".into()))?;
     let w = shared.world.into_inner().unwrap_or_else(|e| e.into_inner());
     if w.ranks.iter().any(|r| r.end_ns == u64::MAX) {
         return Err(SearchError::Distributed(

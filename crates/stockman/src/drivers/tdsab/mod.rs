@@ -68,7 +68,7 @@ mod transport;
 use message::{Msg, Parent, DRIVER};
 pub use options::{Distributed, RankReport, Scheme, TdsabOptions};
 use rooted::Rooted;
-pub use transport::{LocalWorld, Transport, TransportError};
+pub use transport::{panic_first, LocalWorld, Transport, TransportError};
 
 /// The rank a position's key lives at: the high bits of the key mixed by
 /// a multiplication (a game's key need not look random: Connect Four's is

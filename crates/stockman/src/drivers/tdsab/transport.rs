@@ -107,12 +107,8 @@ impl LocalWorld {
                 })
                 .collect()
         });
-        // A panic's message first: the others' errors only say they were stopped.
-        if let Some(e) = results
-            .iter()
-            .find_map(|r| r.as_ref().err().filter(|e| e.to_string().contains("panicked")))
-        {
-            return Err(e.clone());
+        if let Some(e) = panic_first(&results) {
+            return Err(e);
         }
         let mut answer = None;
         for r in results {
@@ -122,6 +118,16 @@ impl LocalWorld {
         }
         answer.ok_or_else(|| SearchError::Distributed("rank 0 gave no answer".into()))
     }
+}
+
+/// Of the ranks' results, the error of a rank that panicked, if any: its
+/// message goes first, since the other ranks' errors only say they were
+/// stopped or stalled.
+pub fn panic_first<T>(results: &[Result<T, SearchError>]) -> Option<SearchError> {
+    results
+        .iter()
+        .find_map(|r| r.as_ref().err().filter(|e| e.to_string().contains("panicked")))
+        .cloned()
 }
 
 impl Transport for LocalWorld {
