@@ -2302,6 +2302,53 @@ fn files_of_means_and_gen() {
     assert_contains(&e.stderr, &["leaf `0.969` is not an integer", "lucb-mcts"]);
 }
 
+/// Issue 63 item 7: BNS with Murphy's tests ends at its defaults when a
+/// threshold equals a move's value (0.5 here, the first threshold: it ran
+/// past a minute), with the move LUCB-MCTS names; and on the MIN-root tree
+/// whose move 1 is worth 0.5 it is right in every one of 20 runs (it was
+/// wrong in all 20, each stopped by the budget).
+#[test]
+fn bns_murphy_ends_when_a_threshold_is_a_value() {
+    let file = TempFile::new("d.tree", "[[0.5,0.7],[0.3,0.4]]\n");
+    let text = ok(&["solve", "--tree", file.arg(), "--algo", "lucb-mcts,bns-murphy"]);
+    assert!(
+        !text.stdout.contains("no guarantee") && !text.stderr.contains("no guarantee"),
+        "{text:?}"
+    );
+    let rows = solve_json(&["--tree", file.arg(), "--algo", "lucb-mcts,bns-murphy"]);
+    for r in &rows {
+        assert_eq!(
+            (r["best_move"].clone(), r["correct"].clone()),
+            (Json::from(0), Json::Bool(true)),
+            "{r}"
+        );
+        assert_eq!(r["unsure"], 0, "{r}");
+    }
+    assert_eq!(row(&rows, "lucb-mcts")["samples_max"], 1752);
+    assert_eq!(row(&rows, "bns-murphy")["samples_max"], 4986);
+    let tree = TempFile::new("min.tree", "[0.4,[[0.7,0.2],0.5],[0.45,[0.9]],[[[0.3]]]]\n");
+    let rows = solve_json(&[
+        "--tree",
+        tree.arg(),
+        "--root",
+        "min",
+        "--algo",
+        "lucb-mcts,bns-murphy",
+        "--max-samples",
+        "200000",
+        "--runs",
+        "20",
+    ]);
+    for r in &rows {
+        assert_eq!(
+            (r["wrong"].clone(), r["unsure"].clone()),
+            (Json::from(0), Json::from(0)),
+            "{r}"
+        );
+    }
+    assert_eq!(row(&rows, "bns-murphy")["samples"], 643_172.0 / 20.0);
+}
+
 #[test]
 fn stochastic_flags_and_names_are_checked() {
     for (args, message) in [

@@ -148,6 +148,17 @@ impl<'t> Summary<'t> {
         (1..self.moves()).fold(0, |b, a| if self.arm(a).2 > self.arm(b).2 { a } else { b })
     }
 
+    /// The move of `among` whose value the samples guarantee most: the
+    /// highest lower bound from the root mover's side (leftmost on ties). A
+    /// leaf never sampled has the interval `[0, 1]`, so it counts as the
+    /// worst it could be, not as the prior's mean.
+    pub(crate) fn surest(&self, among: &[usize]) -> Option<usize> {
+        among
+            .iter()
+            .copied()
+            .reduce(|b, a| if self.arm(a).0 > self.arm(b).0 { a } else { b })
+    }
+
     /// Samples every leaf once, left to right.
     pub(crate) fn sample_all(&mut self, rng: &mut impl Rng) {
         for l in 0..self.tree.leaf_count() {

@@ -283,6 +283,33 @@ impl<'t> ThresholdTest<'t> {
         verdict
     }
 
+    /// The samples after which uniform sampling of the node's leaves has
+    /// narrowed every leaf's interval at this test's level, hence the
+    /// node's (a max or min of intervals is no wider than the widest), to
+    /// `width`: by then any test whose threshold lies `width - eta` or more
+    /// from the value has its verdict. Best Node Search caps a test there,
+    /// so that a threshold at a value cannot hold it for ever. Hoeffding's
+    /// interval, which holds the KL one, is `sqrt(2 b / n)` wide at level
+    /// `b` after `n` samples; `b` grows with `n`, so `n = 2 b(n) / width^2`
+    /// is found by iterating from 1 (it rises to the fixed point).
+    pub(crate) fn budget(&self, width: f64) -> u64 {
+        let leaves = leaves_below(self.tree, self.node).len() as u64;
+        let witnesses = self.witnesses_above.max(self.witnesses_below);
+        let mut n = 1u64;
+        for _ in 0..64 {
+            let next = (2.0 * test_level(self.q.rate, n, self.q.delta, witnesses) / (width * width)).ceil();
+            if next.is_nan() || next >= 1e18 {
+                return u64::MAX;
+            }
+            let next = next as u64;
+            if next <= n {
+                break;
+            }
+            n = next;
+        }
+        leaves.saturating_mul(n)
+    }
+
     /// Picks a leaf by the rule and samples it once.
     pub(crate) fn step(&mut self, counts: &mut Counts, rng: &mut impl Rng) {
         let leaf = self.choose(counts, rng);

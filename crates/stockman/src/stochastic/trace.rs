@@ -58,7 +58,8 @@ pub enum SampleEvent {
     Verdict {
         /// 1-based, as its [`SampleEvent::Test`].
         test: u64,
-        /// Its answer; `None` when the budget ended it.
+        /// Its answer; `None` when the search's budget ended it, or its
+        /// cap (`bns-murphy`'s tests: the round then tries another threshold).
         verdict: Option<Verdict>,
         /// The samples it drew.
         samples: u64,
@@ -157,7 +158,7 @@ impl fmt::Display for SampleEvent {
                 Some(v) => write!(f, "test {test}: {v}, after {samples} samples"),
                 None => write!(
                     f,
-                    "test {test}: no verdict: the budget ended it after {samples} samples"
+                    "test {test}: no verdict after {samples} samples (its cap or the budget ended it)"
                 ),
             },
             SampleEvent::Pass {
