@@ -79,21 +79,15 @@ fn after(tree: &ExplicitTree, mv: u32) -> Value {
     value_of(&super::From(tree, child))
 }
 
-/// The algorithms whose step is still linear in a node's width (issue 63
-/// leaves it open): on the 70,000-move roots each takes 25 s to minutes,
-/// so they run the wide shapes at 7,000 moves (`wide_small`) instead.
-const LINEAR_IN_WIDTH: [Algorithm; 3] = [Algorithm::RecSss, Algorithm::Gsearch, Algorithm::Rsearch];
-
-/// Every algorithm on `threads` threads (`parallel` way) but `skip`.
+/// Every algorithm on `threads` threads (`parallel` way).
 fn solve_all(
     runner: &mut Runner,
     tree: &ExplicitTree,
     threads: usize,
     how: Parallel,
-    skip: &[Algorithm],
 ) -> Vec<stockman::run::Solution<u32>> {
     let request = Settings {
-        algorithms: Some(Algorithm::ALL.iter().copied().filter(|a| !skip.contains(a)).collect()),
+        algorithms: Some(Algorithm::ALL.to_vec()),
         threads: Some(threads),
         parallel: Some(how),
         ..Settings::default()
@@ -127,13 +121,8 @@ fn every_algorithm_on_threads() {
             (4, Parallel::Rounds),
         ] {
             let what = format!("{name} on {threads} threads, {how}");
-            let skip: &[Algorithm] = if tree.children(0).len() > 10_000 {
-                &LINEAR_IN_WIDTH
-            } else {
-                &[]
-            };
-            let solutions = solve_all(&mut runner, &tree, threads, how, skip);
-            assert_eq!(solutions.len() + skip.len(), Algorithm::ALL.len(), "{what}");
+            let solutions = solve_all(&mut runner, &tree, threads, how);
+            assert_eq!(solutions.len(), Algorithm::ALL.len(), "{what}");
             for s in &solutions {
                 if let Some(e) = &s.error {
                     // SSS\* and Dual\* order OPEN by 128-bit left-to-right
@@ -170,10 +159,7 @@ fn every_algorithm_on_threads() {
         }
     }
     assert_eq!(refused, 2 * 2 * 4, "SSS* and Dual* on the two combs, 4 ways each");
-    assert_eq!(
-        checked + refused,
-        (20 * Algorithm::ALL.len() - 4 * LINEAR_IN_WIDTH.len()) * 4
-    );
+    assert_eq!(checked + refused, 20 * Algorithm::ALL.len() * 4);
 }
 
 #[test]

@@ -386,7 +386,8 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         } else {
             return None;
         };
-        root_entry_answers(role, &e, v, alpha, beta).then_some((v, e.best))
+        // Only asked below the root: the root has moves.
+        root_entry_answers(role, &e, v, alpha, beta, true).then_some((v, e.best))
     }
 
     /// Looks `pos` up: either a value that settles the node, or what is
@@ -527,7 +528,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             // answers only with the move that proved its bound; without it
             // the root is searched (its window is still whole: a cut
             // narrows nothing), which finds the move.
-            if ply > 0 || root_entry_answers(self.cx.game.role(pos), &p.entry, v, alpha, beta) {
+            if ply > 0 || {
+                let has_moves = root_has_moves(self.cx.game, pos, self.cx.draft(0));
+                root_entry_answers(self.cx.game.role(pos), &p.entry, v, alpha, beta, has_moves)
+            } {
                 self.exact = p.entry.lower == p.entry.upper;
                 if ply == 0 && p.hint != NO_MOVE {
                     self.root_best = Some(p.hint as usize);
@@ -736,19 +740,39 @@ pub(crate) fn nth_move<G: Game>(game: &G, pos: &G::Position, i: usize) -> Option
 /// value `v` may answer the root's search: when `v` fails on the side the
 /// root's mover does not want (no move has to prove it: every move is worth
 /// no more, at MAX), when the entry's move proves `v` ([`Entry::best_proves`]),
-/// or when it names no move and no move proved it (a leaf's value: a root at
-/// the horizon, or without moves, has none to name). An entry whose move
-/// proved `v` but did not fit the table ([`Entry::lost_move`]: a root of
-/// more moves than the table's slot holds) answers nothing: the root is
-/// searched and finds the move. An entry whose bound on the mover's
+/// or when the root has no move to name (a root at the horizon, or without
+/// moves: `has_moves` false). An entry that names no move at a root with
+/// moves answers nothing, whatever its flag says: its move did not fit the
+/// table ([`Entry::lost_move`]: a root of more moves than the table's slot
+/// holds), or a pass that failed the other way stored none beside a bound
+/// another pass proved; the root is searched and finds the move. An entry
+/// whose bound on the mover's
 /// side came from another pass or another thread than its move (a MAX
 /// root's lower bound from a fail high, its move from a later fail low)
 /// would otherwise name a move worth less than the root.
 #[inline]
-pub(crate) fn root_entry_answers(role: Role, e: &Entry, v: Value, alpha: Value, beta: Value) -> bool {
+pub(crate) fn root_entry_answers(role: Role, e: &Entry, v: Value, alpha: Value, beta: Value, has_moves: bool) -> bool {
     let mover_side = match role {
         Role::Max => v > alpha,
         Role::Min => v < beta,
     };
-    !mover_side || (e.best == NO_MOVE) != e.best_proves
+    !mover_side
+        || if has_moves {
+            e.best != NO_MOVE && e.best_proves
+        } else {
+            true
+        }
+}
+
+/// Whether the root `pos` is searched through its moves (it has some and
+/// lies above the horizon): then only a table entry that names the move
+/// proving its bound answers it ([`root_entry_answers`]). Asked only when
+/// a root entry would cut, so the list it makes costs nothing on the hot path.
+pub(crate) fn root_has_moves<G: Game>(game: &G, pos: &G::Position, draft: u32) -> bool {
+    if draft == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    game.moves(pos, &mut moves);
+    !moves.is_empty()
 }

@@ -19,7 +19,7 @@
 //! assert_eq!(out.value, Some(3));
 //! ```
 
-use super::alphabeta::{nth_move, root_entry_answers, Engine};
+use super::alphabeta::{nth_move, root_entry_answers, root_has_moves, Engine};
 use super::context::Stop;
 use crate::game::Game;
 use crate::observe::Observer;
@@ -88,7 +88,10 @@ fn scout<G: Game, O: Observer, T: Table>(
     if let Some(v) = p.cut {
         // A root entry answers only with the move that proved its bound
         // (else the root, its window whole, is searched and finds it).
-        if ply > 0 || root_entry_answers(e.cx.game.role(pos), &p.entry, v, alpha, beta) {
+        if ply > 0 || {
+            let has_moves = root_has_moves(e.cx.game, pos, e.cx.draft(0));
+            root_entry_answers(e.cx.game.role(pos), &p.entry, v, alpha, beta, has_moves)
+        } {
             e.exact = p.entry.lower == p.entry.upper;
             if ply == 0 && p.hint != crate::table::NO_MOVE {
                 e.root_best = Some(p.hint as usize);
