@@ -701,7 +701,7 @@ fn recsss_gsearch_and_rsearch_leaf_orders_and_memory_are_pinned() {
     let mut memory_total = [0u64; 3];
     for t in pinned_trees() {
         for (a, params) in &runs {
-            let (out, leaves) = run_with(*a, &t, params.clone());
+            let (out, leaves) = run_with(*a, &t, *params);
             leaves_total += leaves.len();
             fold_leaves(&mut hash, &leaves);
             let s = out.stats;
