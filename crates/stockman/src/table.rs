@@ -219,7 +219,7 @@ pub const NO_MOVE: u32 = u32::MAX;
 
 impl Entry {
     /// Whether a move proved this entry's bound but the table could not keep
-    /// its index (a [`FixedTable`] keeps 255 moves, a [`SharedTable`] 65,535):
+    /// its index (a [`FixedTable`] keeps 255 moves, a [`SharedTable`](crate::SharedTable) 65,535):
     /// the entry still bounds the value, but names no move a root could play.
     #[inline]
     pub fn lost_move(&self) -> bool {
