@@ -129,7 +129,10 @@ impl Source {
 
 pub(crate) fn resolve(obj: &Bound<'_, PyAny>, root: Option<&str>) -> PyResult<Source> {
     let asked = root
-        .map(|r| r.parse::<Role>().map_err(|e: String| PyValueError::new_err(format!("root: {e}"))))
+        .map(|r| {
+            r.parse::<Role>()
+                .map_err(|e: String| PyValueError::new_err(format!("root: {e}")))
+        })
         .transpose()?;
     if let Ok(text) = obj.downcast::<PyString>() {
         let text = text.to_cow()?;
