@@ -344,21 +344,21 @@ fn simulated_costs_out_of_range_are_refused_and_never_wrap() {
     assert!(r.makespan_ns >= r.work() / 2 * MAX_COST_NS, "{r:?}");
     for (name, cost) in [
         (
-            "node cost",
+            "a node cost",
             NetCost {
                 node_ns: MAX_COST_NS + 1,
                 ..ok
             },
         ),
         (
-            "latency",
+            "a latency",
             NetCost {
                 latency_ns: u64::MAX,
                 ..ok
             },
         ),
         (
-            "overhead",
+            "an overhead",
             NetCost {
                 overhead_ns: u64::MAX,
                 ..ok
@@ -366,6 +366,6 @@ fn simulated_costs_out_of_range_are_refused_and_never_wrap() {
         ),
     ] {
         let e = simulate(2, &tree, &opts, cost).unwrap_err().to_string();
-        assert!(e.contains(&format!("a {name} of")), "{e}");
+        assert!(e.contains(&format!("{name} of")), "{e}");
     }
 }

@@ -72,13 +72,13 @@ impl NetCost {
     /// [`SearchError::Distributed`] naming the first cost out of range.
     pub fn check(&self) -> Result<(), SearchError> {
         for (name, ns) in [
-            ("node cost", self.node_ns),
-            ("latency", self.latency_ns),
-            ("overhead", self.overhead_ns),
+            ("a node cost", self.node_ns),
+            ("a latency", self.latency_ns),
+            ("an overhead", self.overhead_ns),
         ] {
             if ns > MAX_COST_NS {
                 return Err(SearchError::Distributed(format!(
-                    "simulation: a {name} of {ns} ns is more than the {MAX_COST_NS} ns (1,000 s) a simulated event may cost"
+                    "simulation: {name} of {ns} ns is more than the {MAX_COST_NS} ns (1,000 s) a simulated event may cost"
                 )));
             }
         }
