@@ -290,3 +290,87 @@ fn a_game_whose_move_order_turns_keeps_every_value_on_threads() {
     }
     assert_eq!(checked, 12 * 3 * algorithms.len());
 }
+
+/// GSEARCH and RSEARCH under `widest` on the 100,000-level combs and the
+/// 70,000-move roots (issue 63: `widest` searched the stored tree from the
+/// root per leaf, 108 s on the comb; a root of w moves cost w log w a
+/// leaf), and on the turning game, whose root's best move must be an index
+/// into the list the search expanded (the search asked for the root's moves
+/// again at the end and indexed into another order). Values, best moves and
+/// leaf counts.
+#[test]
+fn widest_solves_the_deep_combs_and_wide_roots_and_keeps_its_root_moves() {
+    deep(widest_on_odd_shapes);
+}
+
+fn widest_on_odd_shapes() {
+    let mut runner = Runner::new();
+    let request = |algorithms: &[Algorithm]| {
+        Settings {
+            algorithms: Some(algorithms.to_vec()),
+            select: Some(stockman::Select::Widest),
+            ..Settings::default()
+        }
+        .request(SourceKind::Tree)
+        .unwrap()
+    };
+    let both = request(&[Algorithm::Gsearch, Algorithm::Rsearch]);
+    let mut rows = Vec::new();
+    for role in [Role::Max, Role::Min] {
+        let (best, rest) = if role == Role::Max { (1, 0) } else { (0, 1) };
+        for (name, text) in [("comb", comb(100_000)), ("wide", wide(70_000, 65_535, best, rest))] {
+            let tree = ExplicitTree::parse(&text, role).unwrap();
+            let value = value_of(&tree);
+            for s in runner.solve_threads(&tree, &both) {
+                let what = format!("{name} ({role:?} root): {}", s.label());
+                assert!(s.error.is_none(), "{what}: {:?}", s.error);
+                assert_eq!(s.value, Some(value), "{what}");
+                let mv = s.best_move.unwrap_or_else(|| panic!("{what}: no best move"));
+                assert_eq!(after(&tree, mv), value, "{what}: best move {mv}");
+                rows.push((value, s.stats.leaf_evals));
+            }
+        }
+    }
+    // GSEARCH, then RSEARCH (no memory bound: the same search), on each.
+    assert_eq!(
+        rows,
+        [
+            (1, 50_003),
+            (1, 50_003),
+            (1, 70_000),
+            (1, 70_000),
+            (0, 50_002),
+            (0, 50_002),
+            (0, 70_000),
+            (0, 70_000)
+        ]
+    );
+    let mut turned = 0;
+    for seed in 1..=12u64 {
+        let spec = stockman::RandomSpec::parse(&format!("width=4,depth=4,seed={seed},range=0..9")).unwrap();
+        let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+        let value = value_of(&tree);
+        let game = Turning {
+            tree: tree.clone(),
+            calls: AtomicU64::new(seed),
+        };
+        for select in [stockman::Select::Upper, stockman::Select::Widest] {
+            let request = Settings {
+                algorithms: Some(vec![Algorithm::Gsearch, Algorithm::Rsearch]),
+                select: Some(select),
+                memory: Some(7),
+                ..Settings::default()
+            }
+            .request(SourceKind::Tree)
+            .unwrap();
+            for s in runner.solve_threads(&game, &request) {
+                let what = format!("seed {seed}, {select}: {}", s.label());
+                assert_eq!(s.value, Some(value), "{what}");
+                let mv = s.best_move.unwrap_or_else(|| panic!("{what}: no best move"));
+                assert_eq!(after(&tree, mv), value, "{what}: best move {mv}");
+                turned += 1;
+            }
+        }
+    }
+    assert_eq!(turned, 12 * 2 * 2);
+}

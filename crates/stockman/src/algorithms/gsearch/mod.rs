@@ -50,10 +50,14 @@
 //! `O(log w)` a node of it, from a segment tree of each node's children's
 //! bounds (a scan of every child made a root of 70,000 moves
 //! quadratic, issue 63), and a chain or comb of any depth costs a few nodes
-//! a leaf. Under `widest`, a search of the stored tree from the root that
-//! skips every subtree whose bounds show it cannot hold a better tip than
-//! one already found: on a comb, every level a leaf (quadratic in the
-//! depth). Alpha-beta pays `O(1)` a leaf: GSEARCH
+//! a leaf. Under `widest`, whose bounds are not tight, every node caches
+//! the best tip below it and a segment tree of its children's ([`widest`]):
+//! a leaf costs the nodes whose bounds or windows it moved and the part of
+//! the path that turns, `O(log w)` each, and the subtrees whose cached tip
+//! a narrowed window made narrower (asked again, each the same way); a node
+//! whose children's windows all narrow asks each of them (a root whose best
+//! bound rises at every leaf costs `O(w)` a leaf). A 100,000-level comb
+//! takes under a second (it took 108 s). Alpha-beta pays `O(1)` a leaf: GSEARCH
 //! is a framework to study, not a fast search. Leaves: alpha-beta's under
 //! `leftmost`; under `upper`, SSS\*'s, or fewer where leaves tie. Memory: the
 //! stored tree, every child of each expanded node (as many as SSS\*'s OPEN
@@ -73,9 +77,10 @@
 //!
 //! [`Stats::max_open`]: crate::Stats::max_open
 
-use super::alphabeta::nth_move;
 use super::context::{Context, Stop};
 use super::kid_bounds::KidBounds;
+
+mod widest;
 use crate::game::Game;
 use crate::observe::Observer;
 pub use crate::options::Select;
@@ -95,6 +100,12 @@ struct Node<P> {
     kids: Vec<u32>,
     /// The children's bounds, kept up to date by [`Gsearch::update`].
     tree: KidBounds,
+    /// The node's parent (`u32::MAX` at the root) and its index there:
+    /// `widest` climbs from its tip to the path it keeps.
+    parent: u32,
+    idx: u32,
+    /// `widest`'s best tip below the node and its children's (see [`widest`]).
+    wide: widest::Cache,
 }
 
 impl<P> Node<P> {
@@ -127,27 +138,24 @@ pub(crate) struct Gsearch<'a, G: Game, O: Observer> {
     /// full (an expansion was refused and nothing has been freed since).
     current: Select,
     at_budget: AtBudget,
-    /// Reused by [`Gsearch::release`].
+    /// Reused by [`Gsearch::release_below`].
     stack: Vec<u32>,
-    /// The path (child indices) to the best tip found by [`Gsearch::select`].
+    /// The path (child indices) to the rule's tip.
     best_path: Vec<u32>,
     best_key: i64,
-    /// The path being walked by [`Gsearch::select`].
-    trail: Vec<u32>,
-    /// The nodes of `trail` from the root, with their windows.
-    trail_frames: Vec<(u32, Value, Value)>,
-    /// How many steps `trail` shares with `best_path` (under `widest`).
-    common: usize,
     /// The nodes of `best_path` from the root to the tip, with their windows.
     best_frames: Vec<(u32, Value, Value)>,
+    /// `widest`'s state along `best_path` (see [`widest`]).
+    wide: widest::PathBests,
     /// Where the next walk starts, as an index into `best_frames`: the
     /// last step moved no bound above that node.
     resume: usize,
     /// The rule in force changed: the next walk starts at the root.
     restart: bool,
-    /// [`Gsearch::select`]'s children to visit, `(key, index, alpha, beta)`,
-    /// a stretch per node of the walk.
-    candidates: Vec<(i64, u32, Value, Value)>,
+    /// The root's moves, kept from its one expansion (or depth-first
+    /// search): the best move is an index into them, and a game may give
+    /// another order if asked again.
+    root_moves: Vec<G::Move>,
     /// The root's best child when the root itself was searched depth-first.
     root_best: Option<usize>,
     /// Children found dead by [`sweep`], reused.
@@ -229,21 +237,6 @@ fn key(rule: Select, lower: Value, upper: Value) -> i64 {
         Select::Lower => -(lower as i64),
         Select::Widest => upper as i64 - lower as i64,
     }
-}
-
-/// The live children among `kids`, left to right, as `(key, index, alpha,
-/// beta)`: the rule's key bound of each and its window.
-fn live_children<'n, P>(
-    nodes: &'n [Node<P>],
-    kids: &'n [u32],
-    brothers: &'n Brothers,
-    rule: Select,
-) -> impl Iterator<Item = (i64, u32, Value, Value)> + 'n {
-    kids.iter().enumerate().filter_map(move |(i, &c)| {
-        let (a, b) = brothers.window(i);
-        let child = &nodes[c as usize];
-        is_live(child.lo, child.hi, a, b).then(|| (key(rule, a.max(child.lo), b.min(child.hi)), i as u32, a, b))
-    })
 }
 
 /// Puts out of `tree` every child still in that is dead in its window (each
@@ -339,13 +332,11 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             stack: Vec::new(),
             best_path: Vec::new(),
             best_key: i64::MIN,
-            trail: Vec::new(),
-            trail_frames: Vec::new(),
-            common: 0,
             best_frames: Vec::new(),
+            wide: widest::PathBests::default(),
             resume: 0,
             restart: false,
-            candidates: Vec::new(),
+            root_moves: Vec::new(),
             root_best: None,
             dead: Vec::new(),
         }
@@ -353,7 +344,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
 
     pub(crate) fn run(mut self) -> Result<Outcome<G::Move>, SearchError> {
         let root_pos = self.cx.game.root();
-        let root = self.store(root_pos.clone(), 0);
+        let root = self.store(root_pos, 0, u32::MAX, 0);
         loop {
             let r = &self.nodes[root as usize];
             if r.lo >= r.hi {
@@ -363,24 +354,16 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             // every bound above unmoved: down to there it would take the
             // same children in the same windows, so the path and its frames
             // are kept to there and only the rest is walked (a copy of the
-            // kept part per leaf made a 100,000-level comb quadratic). Under
-            // `widest`, at the root.
-            let k = if self.current == Select::Widest || self.restart {
-                0
-            } else {
-                self.resume
-            };
+            // kept part per leaf made a 100,000-level comb quadratic).
+            // `widest` keeps its path's best tips to there likewise.
+            let fresh = self.restart;
+            let k = if fresh { 0 } else { self.resume };
             self.restart = false;
-            let (n, alpha, beta) = self.best_frames.get(k).copied().unwrap_or((root, -INF, INF));
             self.best_key = i64::MIN;
             let found = if self.current == Select::Widest {
-                self.best_path.clear();
-                self.best_frames.clear();
-                self.trail.clear();
-                self.trail_frames.clear();
-                self.common = 0;
-                self.select(n, alpha, beta)
+                self.select_widest(root, fresh)
             } else {
+                let (n, alpha, beta) = self.best_frames.get(k).copied().unwrap_or((root, -INF, INF));
                 self.best_path.truncate(k);
                 self.best_frames.truncate(k);
                 self.descend(n, alpha, beta)
@@ -410,14 +393,19 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             }),
             None => self.root_best,
         };
-        let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root_pos, i));
+        let best_move = best_index.and_then(|i| self.root_moves.get(i).copied());
         Ok(Outcome::new(Some(value), best_move, best_index, None, self.cx.finish()))
     }
 
     /// Under a tight rule, walks from `n` (window `(alpha, beta)`, at the
     /// end of `best_path`) down to the rule's tip, onto `best_path` and
     /// `best_frames`: at each node the live child of the best key, leftmost
-    /// on ties, holds the tip (see [`Gsearch::select`]). A loop, so that a
+    /// on ties, holds the tip. Under these rules a live node's bound on its
+    /// tips' keys is *tight* (one of its live tips has that key: at a MIN
+    /// node under `upper` every child shares the key `min(beta, upper)`, at
+    /// a MAX node the child of the largest upper bound holds it), so the
+    /// walk is one path (a debug assertion checks that the tip's key is the
+    /// bound); under `widest` it is not ([`widest`]). A loop, so that a
     /// chain of any depth walks on no stack. Returns whether a tip was found.
     fn descend(&mut self, mut n: u32, mut alpha: Value, mut beta: Value) -> bool {
         let mut bound = None;
@@ -461,103 +449,6 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             self.best_path.push(i);
             (n, alpha, beta) = (node.kids[i as usize], a, b);
         }
-    }
-
-    /// Finds the `widest` rule's tip below `n` (window `(alpha, beta)`)
-    /// into `best_path`: the tip of the best key, leftmost among equal keys.
-    ///
-    /// Under `leftmost`, `upper` and `lower` a live node's bound on its
-    /// tips' keys is *tight* (one of its live tips has that key: at a MIN
-    /// node under `upper` every child shares the key `min(beta, upper)`,
-    /// at a MAX node the child of the largest upper bound holds it), so the
-    /// live child of the best key, leftmost on ties, holds the tip, and the
-    /// walk is one path from the root (a debug assertion checks that the
-    /// tip's key is the root's bound). Under `widest` it is not: the walk
-    /// visits the children best bound first and skips a subtree whose bound
-    /// cannot beat the best tip found. Returns whether a tip was found.
-    fn select(&mut self, n: u32, alpha: Value, beta: Value) -> bool {
-        self.trail_frames.push((n, alpha, beta));
-        let found = self.select_below(n, alpha, beta);
-        self.trail_frames.pop();
-        found
-    }
-
-    fn select_below(&mut self, n: u32, alpha: Value, beta: Value) -> bool {
-        let node = &self.nodes[n as usize];
-        let (lo, hi) = (node.lo, node.hi);
-        if node.is_open_tip() {
-            let key = key(self.current, alpha.max(lo), beta.min(hi));
-            if key > self.best_key || (key == self.best_key && self.left_of_best_here()) {
-                // The new best shares `common` steps with the old one: only
-                // the rest is copied (all of it made a comb cubic).
-                self.best_key = key;
-                let c = self.common;
-                self.best_path.truncate(c);
-                self.best_path.extend_from_slice(&self.trail[c..]);
-                let f = (c + 1).min(self.best_frames.len());
-                self.best_frames.truncate(f);
-                self.best_frames.extend_from_slice(&self.trail_frames[f..]);
-                self.common = self.trail.len();
-            }
-            return true;
-        }
-        let Some(role) = node.role else { return false };
-        let brothers = Brothers::from_tree(&node.tree, role, (alpha, beta));
-        let live = live_children(&self.nodes, &node.kids, &brothers, self.current);
-        // Best bound first (leftmost first among equal ones), from a stretch
-        // of `candidates` per node of the walk: the search stops at the
-        // first whose bound is below the best tip found, and skips one whose
-        // bound only equals it right of that tip.
-        let start = self.candidates.len();
-        self.candidates.extend(live);
-        self.candidates[start..].sort_by_key(|&(key, i, _, _)| (std::cmp::Reverse(key), i));
-        let mut found = false;
-        for k in start..self.candidates.len() {
-            let (key, i, a, b) = self.candidates[k];
-            if key < self.best_key {
-                break;
-            }
-            if key == self.best_key && !self.left_of_best(i) {
-                continue;
-            }
-            found |= self.visit_child(n, i, a, b);
-        }
-        self.candidates.truncate(start);
-        found
-    }
-
-    /// [`Gsearch::select`] below child `i` of `n`, in the window `(a, b)`.
-    fn visit_child(&mut self, n: u32, i: u32, a: Value, b: Value) -> bool {
-        let c = self.nodes[n as usize].kids[i as usize];
-        let depth = self.trail.len();
-        if self.common == depth && self.best_path.get(depth) == Some(&i) {
-            self.common = depth + 1;
-        }
-        self.trail.push(i);
-        let found = self.select(c, a, b);
-        self.trail.pop();
-        self.common = self.common.min(depth);
-        found
-    }
-
-    /// Whether the child `i` of the node at the end of `trail` lies left of
-    /// the best tip found (true when none is), in O(1): `common` is how many
-    /// steps `trail` shares with `best_path`.
-    fn left_of_best(&self, i: u32) -> bool {
-        if self.best_key == i64::MIN {
-            return true;
-        }
-        let depth = self.trail.len();
-        if self.common < depth {
-            return self.trail[self.common] < self.best_path[self.common];
-        }
-        self.best_path.get(depth).is_none_or(|&b| i < b)
-    }
-
-    /// Whether the tip at the end of `trail` lies left of the best tip found.
-    fn left_of_best_here(&self) -> bool {
-        let c = self.common;
-        c < self.trail.len() && c < self.best_path.len() && self.trail[c] < self.best_path[c]
     }
 
     /// Walks `best_path` from the root, expands or evaluates the tip at its
@@ -678,7 +569,10 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         let mut kids = Vec::with_capacity(self.cx.stack.len() - start);
         for k in start..self.cx.stack.len() {
             let child = self.cx.game.play(&pos, self.cx.stack[k]);
-            kids.push(self.store(child, ply + 1));
+            kids.push(self.store(child, ply + 1, n, (k - start) as u32));
+        }
+        if ply == 0 {
+            self.root_moves = self.cx.stack[start..].to_vec();
         }
         self.cx.pop_moves(start);
         let node = &mut self.nodes[n as usize];
@@ -783,15 +677,16 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
                 break;
             }
         }
-        self.cx.pop_moves(start);
         if ply == 0 {
             self.root_best = Some(best);
+            self.root_moves = self.cx.stack[start..end].to_vec();
         }
+        self.cx.pop_moves(start);
         Ok(g)
     }
 
-    /// Stores a tip.
-    fn store(&mut self, pos: G::Position, ply: u32) -> u32 {
+    /// Stores a tip, child `idx` of `parent`.
+    fn store(&mut self, pos: G::Position, ply: u32, parent: u32, idx: u32) -> u32 {
         self.live += 1;
         self.cx.stats.open_pushes += 1;
         self.cx.stats.max_open = self.cx.stats.max_open.max(self.live as u64);
@@ -803,6 +698,9 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
             role: None,
             kids: Vec::new(),
             tree: KidBounds::default(),
+            parent,
+            idx,
+            wide: widest::Cache::default(),
         };
         match self.free.pop() {
             Some(i) => {
@@ -821,6 +719,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         let mut stack = std::mem::take(&mut self.stack);
         stack.append(&mut self.nodes[n as usize].kids);
         self.nodes[n as usize].tree = KidBounds::default();
+        self.nodes[n as usize].wide = widest::Cache::default();
         if !stack.is_empty() && self.current != self.rule {
             // Memory was freed: the rule is back in force.
             self.current = self.rule;
@@ -829,6 +728,7 @@ impl<'a, G: Game, O: Observer> Gsearch<'a, G, O> {
         while let Some(k) = stack.pop() {
             stack.append(&mut self.nodes[k as usize].kids);
             self.nodes[k as usize].tree = KidBounds::default();
+            self.nodes[k as usize].wide = widest::Cache::default();
             self.free.push(k);
             self.live -= 1;
             self.cx.stats.open_purged += 1;
