@@ -19,8 +19,9 @@ exits 1 on any disagreement.
 BIN: a stockman built with `--features mpi` (default target/release/stockman).
 --quick (CI): 24 Connect Four positions, FFO #40-#44 (TDSAB; the root split
 on #40 only; checked by the file's scores, without a one-process run), the
-chess start position, three random trees; without it also Kiwipete, two more
-trees, and FFO #41-#44 under the root split.
+chess start position, three random trees, and a 3,000-ply chain at --spread
+64 (TDSAB: the largest messages a search sends); without it also Kiwipete,
+two more trees, and FFO #41-#44 under the root split.
 """
 
 import json
@@ -133,6 +134,20 @@ def main():
         for n, scheme in ((n, x) for x in schemes for n in ranks):
             row = run([binary, "solve", *source, "--distributed", "--scheme", scheme, "--format", "json"], np=n)[0]
             report(label, n, row, one, check)
+    # Issue 63: a 3,000-ply chain at the largest --spread (64) ends, every
+    # message within the 1,009 bytes a message may take (it sent 36 MB at
+    # --spread 5000 with blocking sends past the eager limit).
+    chain = os.path.join(tmp, "chain.tree")
+    open(chain, "w").write("[" * 3000 + "7" + "]" * 3000 + "\n")
+    source = ["--tree", chain]
+    one = run([binary, "solve", *source, "--algo", "mtdf", "--format", "json"])[0]
+    for n in (n for n in ranks if "tdsab" in schemes):
+        row = run([binary, "solve", *source, "--distributed", "--spread", "64", "--format", "json"], np=n)[0]
+        d = row["distributed"]
+        if d["bytes"] > 1009 * d["messages"]:
+            bad += 1
+            print(f"| chain 3,000 plies | tdsab | {n} | {d['bytes']} bytes in {d['messages']} messages: over 1,009 a message | | NO | | | | | |")
+        report("chain 3,000 plies, spread 64", n, row, one, ("tree", None, None))
     print(f"\n{bad} disagreement(s)")
     sys.exit(1 if bad else 0)
 

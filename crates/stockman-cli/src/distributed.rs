@@ -29,8 +29,9 @@ pub struct DistributedArgs {
     /// With --distributed: N ranks as threads of this process instead of an MPI job's.
     #[arg(long, value_name = "N", requires = "distributed")]
     pub ranks: Option<usize>,
-    /// With --distributed: how many plies from the root are spread over the ranks (default 4);
-    /// a position below is searched by its home rank alone.
+    /// With --distributed: how many plies from the root are spread over the ranks (default 4, at
+    /// most 64: a message carries its position's path); a position below is searched by its home
+    /// rank alone.
     #[arg(long, value_name = "PLIES", requires = "distributed")]
     pub spread: Option<u32>,
     /// With --distributed: how the ranks share a position: tdsab (the default) or root-split (the
@@ -139,6 +140,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         // Games: to the end, with room as `solve` gives (chess's quiescence).
         max_plies: Some(400),
     };
+    // The library's bounds (the spread's, which bounds every message), as
+    // every front end gets them, before any rank searches.
+    opts.check().map_err(|e| anyhow!("--spread: {e}"))?;
     let format = args.format;
     // JSON: an array of the row, as `solve` prints; a batch, a line per position.
     let batch = args.positions.is_some();
@@ -265,7 +269,7 @@ fn row(
         .map(|r| {
             json!({
                 "rank": r.rank, "messages": r.messages, "bytes": r.bytes, "kept": r.kept,
-                "frames": r.frames, "joined": r.joined, "idle_us": r.idle_us,
+                "frames": r.frames, "joined": r.joined, "idle_us": r.idle_us, "table_bytes": r.table_bytes,
                 "nodes": r.stats.nodes, "leaf_evals": r.stats.leaf_evals, "time_us": r.stats.time_us,
             })
         })
@@ -343,24 +347,44 @@ fn mpi_world() -> Result<World> {
 #[cfg(feature = "mpi")]
 mod mpi_world {
     //! The ranks of an MPI job, through the `mpi` crate.
+    //!
+    //! Sends are immediate (`MPI_Isend`): a send returns at once, its bytes
+    //! kept until MPI says it completed, and every receive (and the world's
+    //! close) first moves the pending sends on. A blocking `MPI_Send` of a
+    //! message past the eager limit waits for its receiver, and two ranks
+    //! that send each other one wait for each other forever; MPI does not
+    //! promise any message goes eagerly. (A search's messages are small by
+    //! design too: at most `tdsab::MAX_MESSAGE_BYTES`.)
 
     use anyhow::{anyhow, bail, Result};
     use mpi::environment::Threading;
     use mpi::point_to_point::MatchedReceiveVec;
+    use mpi::request::{Request, StaticScope};
     use mpi::traits::*;
     use std::time::{Duration, Instant};
-    use stockman::drivers::tdsab::{Transport, TransportError};
+    use stockman::drivers::tdsab::{Transport, TransportError, MAX_MESSAGE_BYTES};
+
+    /// A send MPI has not completed, and the bytes it reads (leaked from a
+    /// box for the request's `'static` borrow, freed once it completes).
+    type Pending = Request<'static, [u8], StaticScope>;
+
+    /// How long the world's close waits for the other ranks to take in its
+    /// last messages (and to reach the close) before it stops the job.
+    const CLOSE_WAIT: Duration = Duration::from_secs(60);
 
     /// MPI's world communicator, initialised once per process.
     pub struct MpiWorld {
-        _universe: mpi::environment::Universe,
         world: mpi::topology::SimpleCommunicator,
+        /// Sends not yet complete: completed before MPI is finalised.
+        pending: Vec<Pending>,
+        _universe: mpi::environment::Universe,
     }
 
     // SAFETY: MPI is initialised at the `Serialized` level (checked in
     // `new`): any thread may call it, one at a time. The world moves to the
     // thread that searches (a stack sized to the search) while the main
-    // thread waits for it, so no two threads ever call MPI together.
+    // thread waits for it, so no two threads ever call MPI together; the
+    // pending requests and their buffers go with it.
     unsafe impl Send for MpiWorld {}
 
     impl MpiWorld {
@@ -372,9 +396,40 @@ mod mpi_world {
             }
             let world = universe.world();
             Ok(MpiWorld {
-                _universe: universe,
                 world,
+                pending: Vec::new(),
+                _universe: universe,
             })
+        }
+
+        /// Moves every pending send on, freeing the bytes of those done.
+        fn progress(&mut self) {
+            for request in std::mem::take(&mut self.pending) {
+                match request.test_with_data() {
+                    // SAFETY: the bytes were leaked from a `Box<[u8]>` in
+                    // `send` and MPI is done with them; nothing else holds them.
+                    Ok((_, bytes)) => drop(unsafe { Box::from_raw(bytes as *const [u8] as *mut [u8]) }),
+                    Err(request) => self.pending.push(request),
+                }
+            }
+        }
+
+        /// The next message waiting, received (or `None`).
+        fn take(&mut self) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
+            let Some((msg, status)) = self.world.any_process().immediate_matched_probe() else {
+                return Ok(None);
+            };
+            let from = status.source_rank() as usize;
+            let len = status.count(u8::equivalent_datatype());
+            let (bytes, _) = (msg, status).matched_receive_vec::<u8>();
+            if bytes.len() > MAX_MESSAGE_BYTES {
+                return Err(TransportError(format!(
+                    "rank {}: a message of {len} bytes from rank {from} is over the {MAX_MESSAGE_BYTES} a search's \
+                     message takes (do the ranks run the same stockman?)",
+                    self.world.rank()
+                )));
+            }
+            Ok(Some((from, bytes)))
         }
     }
 
@@ -386,24 +441,70 @@ mod mpi_world {
             self.world.size() as usize
         }
         fn send(&mut self, to: usize, bytes: &[u8]) -> Result<(), TransportError> {
-            // Small messages go eagerly: the call returns once they are copied.
-            self.world.process_at_rank(to as i32).send(bytes);
+            if bytes.len() > MAX_MESSAGE_BYTES {
+                return Err(TransportError(format!(
+                    "rank {}: a message of {} bytes is over the {MAX_MESSAGE_BYTES} a message may take",
+                    self.world.rank(),
+                    bytes.len()
+                )));
+            }
+            let kept: &'static [u8] = Box::leak(bytes.to_vec().into_boxed_slice());
+            let request = self.world.process_at_rank(to as i32).immediate_send(StaticScope, kept);
+            self.pending.push(request);
+            self.progress();
             Ok(())
         }
         fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
             let start = Instant::now();
             let mut pause = Duration::from_micros(1);
             loop {
-                if let Some((msg, status)) = self.world.any_process().immediate_matched_probe() {
-                    let from = status.source_rank() as usize;
-                    let (bytes, _) = (msg, status).matched_receive_vec::<u8>();
-                    return Ok(Some((from, bytes)));
+                // Sends move on while this rank waits: a large one
+                // completes once its receiver takes it, whoever sends.
+                self.progress();
+                if let Some(got) = self.take()? {
+                    return Ok(Some(got));
                 }
                 if start.elapsed() >= wait {
                     return Ok(None);
                 }
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_micros(200));
+            }
+        }
+    }
+
+    impl Drop for MpiWorld {
+        /// Completes this rank's sends before MPI is finalised, taking in
+        /// (and dropping: every search is over) what the others still send,
+        /// until every rank is here (a non-blocking barrier, entered once
+        /// this rank's sends are done), so that no rank waits on another's
+        /// last message.
+        fn drop(&mut self) {
+            let start = Instant::now();
+            let mut barrier: Option<Request<'static, ()>> = None;
+            loop {
+                self.progress();
+                while let Ok(Some(_)) = self.take() {}
+                if barrier.is_none() && self.pending.is_empty() {
+                    barrier = Some(self.world.immediate_barrier());
+                }
+                if let Some(b) = barrier.take() {
+                    match b.test() {
+                        Ok(_) => return,
+                        Err(b) => barrier = Some(b),
+                    }
+                }
+                if start.elapsed() > CLOSE_WAIT {
+                    eprintln!(
+                        "error: rank {}: the other ranks did not finish in {} s ({} message(s) not delivered): \
+                         stopping the job",
+                        self.world.rank(),
+                        CLOSE_WAIT.as_secs(),
+                        self.pending.len()
+                    );
+                    self.world.abort(3);
+                }
+                std::thread::sleep(Duration::from_micros(100));
             }
         }
     }

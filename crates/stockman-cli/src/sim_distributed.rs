@@ -53,7 +53,7 @@ pub struct SimDistributedArgs {
     /// With --distributed: nanoseconds a rank spends to send a message, and to take one in.
     #[arg(long, value_name = "NS", default_value_t = 1000, requires = "distributed")]
     pub overhead_ns: u64,
-    /// With --distributed: TDSAB's spread (as `solve --spread`).
+    /// With --distributed: TDSAB's spread (as `solve --spread`: at most 64).
     #[arg(long, value_name = "PLIES", default_value_t = 4, requires = "distributed")]
     pub spread: u32,
     /// With --distributed: each rank's table in MiB.
@@ -83,6 +83,9 @@ struct Row {
     bytes: u64,
     /// The ranks' idle time over their time together (ranks x time).
     idle: f64,
+    /// The bytes the ranks' tables held at the end, together (each grows
+    /// on demand up to --tt-mb); 0 for one process's row.
+    table_bytes: u64,
 }
 
 fn parse_ranks(list: &str) -> Result<Vec<usize>> {
@@ -147,6 +150,14 @@ fn forecast<G: Game + Sync>(
         enhancements,
         ..SearchOptions::default()
     };
+    // The library's bounds on the options, before the baseline is searched.
+    TdsabOptions {
+        spread: d.spread,
+        algorithm,
+        ..TdsabOptions::default()
+    }
+    .check()
+    .map_err(|e| anyhow!("--spread: {e}"))?;
     let (one, work) = distributed::sequential(algorithm, game, &opts)?;
     let one_ns = work.saturating_mul(cost.node_ns).max(1) as f64;
     let mut rows = vec![Row {
@@ -161,6 +172,7 @@ fn forecast<G: Game + Sync>(
         messages: 0,
         bytes: 0,
         idle: 0.0,
+        table_bytes: 0,
     }];
     for scheme in schemes {
         for &n in &counts {
@@ -188,6 +200,7 @@ fn forecast<G: Game + Sync>(
                 messages: r.messages(),
                 bytes: r.ranks.iter().map(|x| x.bytes).sum(),
                 idle: r.ranks.iter().map(|x| x.idle_ns).sum::<u64>() as f64 / (span * n as f64),
+                table_bytes: r.ranks.iter().map(|x| x.table_bytes).sum(),
             });
         }
     }

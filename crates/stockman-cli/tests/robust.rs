@@ -680,3 +680,55 @@ fn solve_in_rounds_of_a_fixed_number_of_states_is_the_simulation() {
         assert_contains(&run.stderr, &[message]);
     }
 }
+
+/// Issue 63, items 5 and 6: `--spread` is bounded (so is every message of
+/// a distributed search), and a simulated rank's table holds what it
+/// searches (1,024 ranks of a one-leaf tree used to take 6.7 GB).
+#[test]
+fn the_spread_is_bounded_and_simulated_ranks_hold_what_they_search() {
+    let n = 3_000;
+    let chain = TempFile::new("chain-3000.tree", format!("{}7{}", "[".repeat(n), "]".repeat(n)));
+    for extra in [
+        &["solve", "--distributed", "--ranks", "2"][..],
+        &["simulate", "--distributed", "--ranks", "2"][..],
+    ] {
+        let mut a = extra.to_vec();
+        a.extend_from_slice(&["--tree", chain.arg(), "--spread", "65"]);
+        let run = fails(&a);
+        assert_eq!(run.code, Some(2), "{a:?}: {run:?}");
+        assert_contains(&run.stderr, &["--spread: ", "a spread of 65 plies is more than the 64"]);
+    }
+    // At the bound, the issue's chain ends on 3 ranks, every message within 1,009 bytes.
+    let rows = solve_json(&["--tree", chain.arg(), "--distributed", "--ranks", "3", "--spread", "64"]);
+    assert_eq!(
+        (&rows[0]["value"], &rows[0]["best_move"]),
+        (&Json::from(7), &Json::from(0))
+    );
+    let d = &rows[0]["distributed"];
+    assert!(
+        d["bytes"].as_u64().unwrap() <= 1_009 * d["messages"].as_u64().unwrap(),
+        "{d}"
+    );
+    for r in d["per_rank"].as_array().unwrap() {
+        assert!(r["table_bytes"].as_u64().unwrap() < 1 << 20, "{r}");
+    }
+    let leaf = TempFile::new("one-leaf.tree", "5");
+    let run = ok(&[
+        "simulate",
+        "--distributed",
+        "--tree",
+        leaf.arg(),
+        "--ranks",
+        "1024",
+        "--format",
+        "json",
+    ]);
+    let rows: Json = serde_json::from_str(&run.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "one process and both schemes: {rows:?}");
+    assert!(rows.iter().all(|r| r["value"] == 5), "{rows:?}");
+    // Each rank's table one bucket of 64 bytes, not 16 MiB.
+    for r in &rows[1..] {
+        assert_eq!(r["table_bytes"], 1024 * 64, "{r}");
+    }
+}

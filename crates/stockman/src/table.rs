@@ -425,6 +425,29 @@ impl AnyTable {
         AnyTable::try_new(size).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// The table a [`TableSize`] asks for, growing on demand up to its size
+    /// ([`FixedTable::try_growing`]): every probe and store as
+    /// [`AnyTable::try_new`]'s table answers them, in the memory of what it
+    /// holds.
+    ///
+    /// # Errors
+    /// As [`FixedTable::try_growing`].
+    pub fn try_growing(size: TableSize) -> Result<AnyTable, TableError> {
+        Ok(match size {
+            TableSize::Unbounded => AnyTable::Map(MapTable::new()),
+            TableSize::Megabytes(mb) => AnyTable::Fixed(FixedTable::try_growing(mb)?),
+        })
+    }
+
+    /// The bytes its entries take now: a fixed table's buckets, or a map
+    /// table's entries (their keys and values, without the map's spare room).
+    pub fn bytes(&self) -> usize {
+        match self {
+            AnyTable::Map(t) => t.len() * std::mem::size_of::<(u64, Entry)>(),
+            AnyTable::Fixed(t) => t.bytes(),
+        }
+    }
+
     /// The table a [`TableSize`] asks for, or why it cannot be made here.
     ///
     /// # Errors

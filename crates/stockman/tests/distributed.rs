@@ -369,3 +369,122 @@ fn simulated_costs_out_of_range_are_refused_and_never_wrap() {
         assert!(e.contains(&format!("{name} of")), "{e}");
     }
 }
+
+/// A chain of `plies` single-child nodes above a leaf worth 7.
+fn chain(plies: usize) -> stockman::ExplicitTree {
+    let text = format!("{}7{}", "[".repeat(plies), "]".repeat(plies));
+    stockman::ExplicitTree::parse(&text, stockman::Role::Max).unwrap()
+}
+
+#[test]
+fn the_spread_is_bounded_and_so_is_every_message() {
+    use stockman::drivers::tdsab::{self, MAX_MESSAGE_BYTES, MAX_SPREAD};
+    use stockman::simulate::distributed::{simulate, NetCost};
+    stockman::run::on_stack(stockman::run::stack_bytes(10_000), || {
+        // The issue's case: a 3,000-ply chain, spread as far as allowed.
+        let tree = chain(3_000);
+        let cost = NetCost {
+            node_ns: 1_000,
+            latency_ns: 5_000,
+            overhead_ns: 1_000,
+        };
+        let opts = TdsabOptions {
+            spread: MAX_SPREAD,
+            max_plies: Some(tree.height()),
+            ..Default::default()
+        };
+        for ranks in 1..=3 {
+            let out = LocalWorld::run(ranks, &tree, &opts).unwrap();
+            assert_eq!((out.value, out.best_index), (7, Some(0)), "{ranks} ranks");
+            for r in &out.ranks {
+                assert!(r.bytes <= r.messages * MAX_MESSAGE_BYTES as u64, "{ranks} ranks: {r:?}");
+            }
+        }
+        // Simulated, the messages repeat exactly: a pass sends a position
+        // per ply of the spread (bar those whose home is their parent's),
+        // each with its path, and no more (at --spread 5,000 the issue
+        // counted 12,003 messages and 36 MB).
+        let got: Vec<(u64, u64)> = (2..=3)
+            .map(|ranks| {
+                let out = simulate(ranks, &tree, &opts, cost).unwrap();
+                assert_eq!(out.value, 7);
+                (out.messages(), out.ranks.iter().map(|r| r.bytes).sum())
+            })
+            .collect();
+        assert_eq!(got, PINNED_CHAIN);
+        // One ply more is refused by every way in, with the bound named.
+        let over = TdsabOptions {
+            spread: MAX_SPREAD + 1,
+            ..opts.clone()
+        };
+        let want = format!("a spread of {} plies is more than the {MAX_SPREAD}", MAX_SPREAD + 1);
+        for scheme in Scheme::ALL {
+            let over = TdsabOptions { scheme, ..over.clone() };
+            let e = LocalWorld::run(2, &tree, &over).unwrap_err().to_string();
+            assert!(e.contains(&want), "{e}");
+            let e = simulate(2, &tree, &over, cost).unwrap_err().to_string();
+            assert!(e.contains(&want), "{e}");
+            let mut one = LocalWorld::new(1);
+            let e = tdsab::search(&tree, &over, &mut one[0], 0).unwrap_err().to_string();
+            assert!(e.contains(&want), "{e}");
+        }
+    })
+    .unwrap();
+}
+
+/// The messages and bytes of the 3,000-ply chain at the largest spread, on
+/// 2 and 3 simulated ranks.
+const PINNED_CHAIN: [(u64, u64); 2] = [(134, 12_694), (140, 13_924)];
+
+#[test]
+fn a_thousand_simulated_ranks_hold_what_they_search() {
+    use stockman::simulate::distributed::{simulate, NetCost};
+    let cost = NetCost {
+        node_ns: 1_000,
+        latency_ns: 5_000,
+        overhead_ns: 1_000,
+    };
+    // 1,024 ranks, each asked for a 16 MiB table, on a one-leaf tree: each
+    // table is one bucket (64 bytes), not 16 MiB a rank (the issue: 6.7 GB).
+    let leaf = stockman::ExplicitTree::parse("5", stockman::Role::Max).unwrap();
+    for scheme in Scheme::ALL {
+        let opts = TdsabOptions {
+            scheme,
+            table: TableSize::Megabytes(16),
+            ..Default::default()
+        };
+        let out = simulate(1024, &leaf, &opts, cost).unwrap();
+        assert_eq!(out.value, 5, "{scheme}");
+        assert_eq!(out.ranks.len(), 1024);
+        assert!(
+            out.ranks.iter().all(|r| r.table_bytes == 64),
+            "{scheme}: {:?}",
+            &out.ranks[..4]
+        );
+    }
+    // A search: each rank's table holds its share, far below the 16 MiB
+    // asked, with the same answers as full tables would give (the counts
+    // of the other tests are unchanged).
+    let tree = RandomTree::new(RandomSpec::parse("width=4,depth=6,seed=3").unwrap());
+    let opts = TdsabOptions {
+        spread: 2,
+        table: TableSize::Megabytes(16),
+        ..Default::default()
+    };
+    let out = simulate(16, &tree, &opts, cost).unwrap();
+    assert_eq!(out.value, value_of(&tree));
+    let tables: Vec<u64> = out.ranks.iter().map(|r| r.table_bytes).collect();
+    assert_eq!(tables, PINNED_TABLES);
+    // Threads of one process too.
+    let local = LocalWorld::run(4, &tree, &opts).unwrap();
+    assert!(
+        local.ranks.iter().all(|r| r.table_bytes > 0 && r.table_bytes < 1 << 20),
+        "{:?}",
+        local.ranks
+    );
+}
+
+/// The table bytes of the 16 simulated ranks of width 4, depth 6, seed 3.
+const PINNED_TABLES: [u64; 16] = [
+    16_384, 64, 32_768, 64, 64, 64, 64, 64, 8_192, 64, 64, 16_384, 16_384, 64, 65_536, 64,
+];

@@ -18,7 +18,10 @@
 //! The model's assumptions: one core per rank; a network without
 //! contention (every message takes the latency, however many are in
 //! flight); a table access costs nothing beyond the position's work; the
-//! rank's table is as large as asked whatever the rank count.
+//! rank's table is as large as asked whatever the rank count. (Each
+//! rank's table grows on demand up to that size and answers as the full
+//! table would, so the simulation's memory is what the ranks hold: 1,024
+//! ranks of a small search fit this machine.)
 //!
 //! # Complexity
 //! The search's own work, run on one core, plus a switch of threads each
@@ -101,6 +104,10 @@ pub struct SimRank {
     pub idle_ns: u64,
     /// Its clock when it finished.
     pub end_ns: u64,
+    /// Bytes its table held at the end ([`RankReport::table_bytes`](tdsab::RankReport::table_bytes)):
+    /// a rank's table grows with what it holds, so a thousand ranks that
+    /// search little fit one machine.
+    pub table_bytes: u64,
 }
 
 /// A simulated distributed search's answer.
@@ -305,6 +312,7 @@ pub fn simulate<G: Game + Sync>(
     cost: NetCost,
 ) -> Result<SimDistributed, SearchError> {
     cost.check()?;
+    opts.check()?;
     let n = n.max(1);
     let shared = Shared {
         world: Mutex::new(World {
@@ -383,7 +391,12 @@ pub fn simulate<G: Game + Sync>(
         }
     }
     let d = answer.ok_or_else(|| SearchError::Distributed("simulation: rank 0 gave no answer".into()))?;
-    let w = shared.world.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut w = shared.world.into_inner().unwrap_or_else(|e| e.into_inner());
+    for r in &d.ranks {
+        if let Some(s) = w.ranks.get_mut(r.rank) {
+            s.table_bytes = r.table_bytes;
+        }
+    }
     if w.ranks.iter().any(|r| r.end_ns == u64::MAX) {
         return Err(SearchError::Distributed(
             "simulation: the simulated time passed 2^64 ns (584 years): give smaller costs".into(),

@@ -138,6 +138,9 @@ pub struct FixedTable {
     mask: usize,
     /// log2 of the number of buckets.
     bits: u32,
+    /// log2 of the most buckets the table may grow to ([`FixedTable::try_growing`]);
+    /// `bits` for a table made at its full size.
+    max_bits: u32,
     /// The current generation: buckets stamped otherwise are empty.
     generation: u8,
 }
@@ -210,8 +213,83 @@ impl FixedTable {
             offset,
             mask: buckets - 1,
             bits: buckets.trailing_zeros(),
+            max_bits: buckets.trailing_zeros(),
             generation: 0,
         })
+    }
+
+    /// A table of about `megabytes` MiB, as [`FixedTable::try_with_megabytes`]
+    /// makes, that starts at one bucket and doubles when a new key meets a
+    /// full bucket, up to that size: its memory is what it holds, for the
+    /// many ranks of one process a simulated cluster runs (each asked for a
+    /// full table, most of which would hold a handful of positions).
+    ///
+    /// It answers every probe and store exactly as the full-size table
+    /// would: a bucket at a smaller size holds the keys of the buckets it
+    /// splits into at the full size, newest first, and since it doubles
+    /// instead of evicting, none of those buckets ever held more than its
+    /// slots; at the full size it is that table. Should the memory for a
+    /// doubling be refused, it stays at its size and evicts from then on
+    /// (a table may always forget; never a panic mid-search).
+    ///
+    /// # Errors
+    /// As [`FixedTable::try_with_megabytes`]: a size out of range or over
+    /// the machine's memory (the full size is not allocated here).
+    pub fn try_growing(megabytes: usize) -> Result<FixedTable, TableError> {
+        check_megabytes(megabytes)?;
+        let buckets = (megabytes.saturating_mul(1 << 20) / Self::BUCKET_BYTES).max(1);
+        FixedTable::growing_to(1 << (usize::BITS - 1 - buckets.leading_zeros())).ok_or(TableError {
+            megabytes,
+            kind: TableErrorKind::AllocationFailed,
+        })
+    }
+
+    /// A table of one bucket that grows to `buckets` (a power of two), or
+    /// `None` if the allocator refuses its first bucket.
+    pub(crate) fn growing_to(buckets: usize) -> Option<FixedTable> {
+        assert!(buckets.is_power_of_two(), "bucket count must be a power of two");
+        let mut t = FixedTable::try_with_buckets(1)?;
+        t.max_bits = buckets.trailing_zeros();
+        Some(t)
+    }
+
+    /// Doubles the buckets, each bucket's entries going in order (newest
+    /// first) to the two it splits into; if the memory is refused, the
+    /// table stops growing instead.
+    #[cold]
+    fn grow(&mut self) {
+        let Some(mut next) = FixedTable::try_with_buckets(2 << self.bits) else {
+            self.max_bits = self.bits;
+            return;
+        };
+        next.max_bits = self.max_bits;
+        let generation = self.generation;
+        next.generation = generation;
+        for b in 0..=self.mask {
+            let start = self.offset + b * WORDS;
+            let words: &[u64; WORDS] = self.words[start..start + WORDS].try_into().expect("a whole bucket");
+            // SAFETY: as in `bucket`.
+            let old = unsafe { &*(words.as_ptr() as *const Bucket) };
+            if old.generation != self.generation {
+                continue; // stored before the last clear: empty
+            }
+            for slot in (0..SLOTS).filter(|&s| old.tags[s] != 0) {
+                let to = next.bucket_mut(old.tags[slot].wrapping_sub(1));
+                if to.generation != generation {
+                    *to = Bucket {
+                        generation,
+                        ..Bucket::default()
+                    };
+                }
+                let free = (0..SLOTS).find(|&s| to.tags[s] == 0).expect("a split bucket has room");
+                to.tags[free] = old.tags[slot];
+                to.bounds[free] = old.bounds[slot];
+                to.drafts[free] = old.drafts[slot];
+                to.best[free] = old.best[slot];
+                to.work[free] = old.work[slot];
+            }
+        }
+        *self = next;
     }
 
     /// Number of slots ([`SLOTS`] per bucket).
@@ -305,6 +383,7 @@ impl Clone for FixedTable {
     /// A copy with its own 64-byte alignment.
     fn clone(&self) -> FixedTable {
         let mut t = FixedTable::with_buckets(self.mask + 1);
+        t.max_bits = self.max_bits;
         let n = self.bytes() / 8;
         let (dst, src) = (t.offset, self.offset);
         t.words[dst..dst + n].copy_from_slice(&self.words[src..src + n]);
@@ -337,6 +416,7 @@ impl Table for FixedTable {
             _ => return, // a draft the slot cannot hold: forget the entry
         };
         let generation = self.generation;
+        let (bits, max_bits) = (self.bits, self.max_bits);
         let b = self.bucket_mut(key);
         if b.generation != generation {
             *b = Bucket {
@@ -350,6 +430,12 @@ impl Table for FixedTable {
             let new = b.work[slot];
             b.work[slot] = (new & PROVES) | (new & !PROVES).max(work);
             return;
+        }
+        // A growing table doubles rather than evict (see `try_growing`);
+        // one whose doubling was refused has stopped growing and evicts.
+        if b.tags[SLOTS - 1] != 0 && bits < max_bits {
+            self.grow();
+            return self.store(key, entry);
         }
         // The victim: an empty slot, else the smallest draft, then the least
         // work, the oldest (highest slot) among equals. Empty slots are

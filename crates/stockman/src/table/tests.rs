@@ -201,3 +201,80 @@ fn entries_round_trip() {
     }
     assert!((0..5).any(|k| c.probe(1000 * k).is_some()));
 }
+
+#[test]
+fn a_growing_table_answers_as_the_full_table() {
+    // Keys from a small range (so that buckets overflow and evict at the
+    // full size), random drafts and work, clears through a wrap of the
+    // generation: every probe of the growing table is the full table's.
+    for (full, keys) in [(1usize, 8u64), (4, 40), (64, 300), (256, 5_000)] {
+        let mut big = FixedTable::with_buckets(full);
+        let mut grows = FixedTable::growing_to(full).unwrap();
+        assert_eq!(grows.bytes(), 64, "it starts at one bucket");
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut grew_to = 0;
+        for step in 0..40_000u64 {
+            let r = next();
+            let key = r % keys;
+            match r >> 60 {
+                0 if step % 97 == 0 => {
+                    big.clear();
+                    grows.clear();
+                }
+                0..=7 => assert_eq!(
+                    grows.probe(key),
+                    big.probe(key),
+                    "{full} buckets, step {step}, key {key}"
+                ),
+                _ => {
+                    let e = Entry {
+                        lower: (r >> 20) as u8 as Value,
+                        upper: 300,
+                        draft: (r >> 30) as u32 % 4,
+                        best: (r >> 40) as u32 % 300,
+                        best_proves: r & 1 == 1,
+                        work: (r >> 50) as u32 % 70,
+                    };
+                    big.store(key, e);
+                    grows.store(key, e);
+                }
+            }
+            grew_to = grew_to.max(grows.bytes());
+        }
+        for key in 0..keys {
+            assert_eq!(grows.probe(key), big.probe(key), "{full} buckets, key {key} at the end");
+        }
+        assert_eq!(grew_to, big.bytes(), "{full} buckets: grown to the full size");
+        assert_eq!(grows.clone().probe(keys / 2), big.probe(keys / 2));
+    }
+}
+
+#[test]
+fn a_growing_table_takes_the_memory_of_what_it_holds() {
+    let mut t = FixedTable::try_growing(16).unwrap();
+    assert_eq!(t.bytes(), 64);
+    for k in 0..1_000u64 {
+        t.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), entry(k as Value, 3));
+    }
+    for k in 0..1_000u64 {
+        assert_eq!(
+            t.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).map(|e| e.lower),
+            Some(k as Value)
+        );
+    }
+    assert_eq!(t.bytes(), GROWN_1000);
+    assert!(t.bytes() < (16 << 20) / 64, "{} bytes for 1,000 entries", t.bytes());
+    // A table of its full size at the start is the same table, made at once.
+    assert_eq!(FixedTable::with_megabytes(16).bytes(), 16 << 20);
+    assert!(FixedTable::try_growing(0).is_err());
+}
+
+/// The bytes a growing table reaches with 1,000 keys (pinned: the keys
+/// and the hashing are fixed).
+const GROWN_1000: usize = 32 << 10;

@@ -1,9 +1,25 @@
 //! The messages between ranks, and their bytes (little-endian; a message
 //! that does not decode whole is refused, not guessed at).
 
-use super::RankReport;
+use super::{RankReport, MAX_SPREAD};
 use crate::stats::Stats;
 use crate::value::Value;
+
+/// The longest path a `Search` carries: a frame sends only children at its
+/// ply plus one, and frames open only above the spread (or at the root).
+const MAX_PATH: usize = MAX_SPREAD as usize;
+
+/// The most bytes of a rank's error an `Abort` carries; a longer one is cut
+/// (at a character's boundary) and marked.
+const MAX_REASON: usize = 1000;
+
+/// The most bytes any message takes: an `Abort` with its longest reason
+/// (9 bytes and [`MAX_REASON`]), more than a `Search` with its longest
+/// path (33 and 4 a ply of [`MAX_SPREAD`]: 289) or a `Report` (141). A
+/// transport may refuse anything longer: it did not come from this code.
+pub const MAX_MESSAGE_BYTES: usize = 9 + MAX_REASON;
+
+const _: () = assert!(33 + 4 * MAX_PATH <= MAX_MESSAGE_BYTES && 5 + 8 * 17 <= MAX_MESSAGE_BYTES);
 
 /// Where a result goes: a rank, a frame there, and which child it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,13 +163,15 @@ impl Msg {
                         s.tt_stores,
                         s.time_us,
                         s.passes,
+                        r.table_bytes,
                     ],
                 );
             }
             Msg::Abort { epoch, reason } => {
                 out.push(5);
-                u32s(out, &[*epoch, reason.len() as u32]);
-                out.extend_from_slice(reason.as_bytes());
+                let text = cut(reason);
+                u32s(out, &[*epoch, text.len() as u32]);
+                out.extend_from_slice(text.as_bytes());
             }
             Msg::Test { epoch, child, gamma } => {
                 out.push(6);
@@ -177,7 +195,7 @@ impl Msg {
                 let (epoch, pass, gamma, rank, child) = (r.u32()?, r.u32()?, r.u32()? as Value, r.u32()?, r.u32()?);
                 let frame = r.u64()?;
                 let n = r.u32()? as usize;
-                if n > bytes.len() / 4 {
+                if n > MAX_PATH {
                     return None;
                 }
                 let path = (0..n).map(|_| r.u32()).collect::<Option<Vec<u32>>>()?;
@@ -209,7 +227,7 @@ impl Msg {
             3 => Msg::Done { epoch: r.u32()? },
             4 => {
                 let epoch = r.u32()?;
-                let mut x = [0u64; 16];
+                let mut x = [0u64; 17];
                 for v in &mut x {
                     *v = r.u64()?;
                 }
@@ -234,11 +252,15 @@ impl Msg {
                     frames: x[4],
                     joined: x[5],
                     idle_us: x[6],
+                    table_bytes: x[16],
                 };
                 Msg::Report { epoch, report }
             }
             5 => {
                 let (epoch, n) = (r.u32()?, r.u32()? as usize);
+                if n > MAX_REASON {
+                    return None;
+                }
                 let text = bytes.get(r.at..r.at.checked_add(n)?)?;
                 r.at += n;
                 Msg::Abort {
@@ -268,6 +290,19 @@ impl Msg {
         };
         (r.at == bytes.len()).then_some(msg)
     }
+}
+
+/// `reason` within [`MAX_REASON`] bytes: whole, or cut at a character's
+/// boundary with an ellipsis.
+fn cut(reason: &str) -> std::borrow::Cow<'_, str> {
+    if reason.len() <= MAX_REASON {
+        return reason.into();
+    }
+    let mut end = MAX_REASON - '…'.len_utf8();
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &reason[..end]).into()
 }
 
 struct Reader<'a> {
@@ -333,6 +368,7 @@ mod tests {
                     messages: 5,
                     bytes: 80,
                     idle_us: 7,
+                    table_bytes: 4096,
                     stats: Stats {
                         passes: 11,
                         nodes: 12,
@@ -382,5 +418,56 @@ mod tests {
         .encode(&mut buf);
         buf[13] = 2;
         assert_eq!(Msg::decode(&buf), None);
+    }
+
+    #[test]
+    fn every_message_is_bounded() {
+        let search = |n: usize| Msg::Search {
+            epoch: 1,
+            pass: 1,
+            gamma: 0,
+            parent: Parent {
+                rank: 0,
+                frame: 1,
+                child: 2,
+            },
+            path: vec![u32::MAX; n],
+        };
+        let mut buf = Vec::new();
+        // The longest path a spread allows goes; one ply more is refused.
+        search(MAX_PATH).encode(&mut buf);
+        assert_eq!(buf.len(), 33 + 4 * MAX_SPREAD as usize);
+        assert!(buf.len() <= MAX_MESSAGE_BYTES);
+        assert_eq!(Msg::decode(&buf), Some(search(MAX_PATH)));
+        search(MAX_PATH + 1).encode(&mut buf);
+        assert_eq!(Msg::decode(&buf), None);
+        // A long error is cut, at a character, within the bound.
+        let long = "é".repeat(3000);
+        Msg::Abort {
+            epoch: 0,
+            reason: long.clone(),
+        }
+        .encode(&mut buf);
+        assert_eq!(
+            buf.len(),
+            MAX_MESSAGE_BYTES - 1,
+            "2-byte characters: the last one does not fit"
+        );
+        let Some(Msg::Abort { reason, .. }) = Msg::decode(&buf) else {
+            panic!("an abort decodes");
+        };
+        assert!(reason.ends_with('…') && long.starts_with(reason.trim_end_matches('…')));
+        // An abort that claims more than the bound is refused.
+        let mut over = vec![5, 0, 0, 0, 0];
+        over.extend_from_slice(&(MAX_REASON as u32 + 1).to_le_bytes());
+        over.extend(std::iter::repeat(b'x').take(MAX_REASON + 1));
+        assert_eq!(Msg::decode(&over), None);
+        let mut report = Vec::new();
+        Msg::Report {
+            epoch: 0,
+            report: RankReport::default(),
+        }
+        .encode(&mut report);
+        assert_eq!(report.len(), 141);
     }
 }

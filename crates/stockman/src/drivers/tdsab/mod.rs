@@ -65,8 +65,9 @@ pub mod root_split;
 mod rooted;
 mod transport;
 
+pub use message::MAX_MESSAGE_BYTES;
 use message::{Msg, Parent, DRIVER};
-pub use options::{Distributed, RankReport, Scheme, TdsabOptions};
+pub use options::{Distributed, RankReport, Scheme, TdsabOptions, MAX_SPREAD};
 use rooted::Rooted;
 pub use transport::{panic_first, LocalWorld, Transport, TransportError};
 
@@ -145,6 +146,15 @@ fn post<T: Transport>(
     msg: &Msg,
 ) -> Result<(), SearchError> {
     msg.encode(buf);
+    if buf.len() > MAX_MESSAGE_BYTES {
+        // Bounded by design (the spread and the error's cut): a message
+        // over it is this code's fault, said as such rather than sent.
+        return Err(SearchError::Distributed(format!(
+            "rank {}: a message of {} bytes is over the {MAX_MESSAGE_BYTES} a message may take",
+            net.rank(),
+            buf.len()
+        )));
+    }
     report.messages += 1;
     report.bytes += buf.len() as u64;
     net.send(to, buf).map_err(transport_error)
@@ -201,7 +211,9 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             ranks,
             epoch,
             pass: 0,
-            table: AnyTable::try_new(opts.table)?,
+            // Grown on demand: a rank's memory is what it holds, however
+            // many ranks share the machine (threads, or the simulator's).
+            table: AnyTable::try_growing(opts.table)?,
             heur: Heuristics::new(),
             frames: HashMap::new(),
             open: HashMap::new(),
@@ -667,20 +679,16 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
 /// `None`.
 ///
 /// # Errors
-/// A table that cannot be allocated, a game without a hash, ranks that
-/// disagree on the game, a transport that fails.
+/// Options [`TdsabOptions::check`] refuses, a table that cannot be
+/// allocated, a game without a hash, ranks that disagree on the game, a
+/// transport that fails.
 pub fn search<G: Game, T: Transport>(
     game: &G,
     opts: &TdsabOptions,
     net: &mut T,
     epoch: u32,
 ) -> Result<Option<Distributed>, SearchError> {
-    if !TdsabOptions::drives(opts.algorithm) {
-        return Err(SearchError::Distributed(format!(
-            "{} cannot be distributed: the passes of mtdf, mtd-bi or mt-sss can",
-            opts.algorithm.name()
-        )));
-    }
+    opts.check()?;
     if game.hash(&game.root()).is_none() {
         return Err(SearchError::NoHash {
             algorithm: opts.algorithm.name(),
@@ -714,6 +722,7 @@ fn serve_or_drive<G: Game, T: Transport>(
             rank.step(Duration::from_millis(50))?;
         }
         rank.report.stats.time_us = start.elapsed().as_micros() as u64;
+        rank.report.table_bytes = rank.table.bytes() as u64;
         let report = rank.report.clone();
         rank.send(0, Msg::Report { epoch, report })?;
         return Ok(None);
@@ -767,6 +776,7 @@ fn serve_or_drive<G: Game, T: Transport>(
         rank.step(Duration::from_millis(50))?;
     }
     rank.report.stats.time_us = start.elapsed().as_micros() as u64;
+    rank.report.table_bytes = rank.table.bytes() as u64;
     let mut ranks = vec![rank.report.clone()];
     let mut others = std::mem::take(&mut rank.reports);
     others.sort_by_key(|r| r.rank);

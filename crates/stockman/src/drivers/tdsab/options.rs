@@ -3,6 +3,7 @@
 
 use crate::algorithms::Algorithm;
 use crate::options::Enhancements;
+use crate::search::SearchError;
 use crate::stats::Stats;
 use crate::table::TableSize;
 use crate::value::Value;
@@ -50,6 +51,14 @@ impl std::str::FromStr for Scheme {
     }
 }
 
+/// The most plies [`TdsabOptions::spread`] may spread: a message names its
+/// position by its path from the root, 4 bytes a ply, and only positions
+/// of the top `spread` plies are sent, so this bounds every message (at
+/// most [`MAX_MESSAGE_BYTES`](super::MAX_MESSAGE_BYTES)). The top plies of
+/// any tree of two moves a node or more hold 2^64 nodes long before it, so
+/// a larger spread only bloats the messages of a chain.
+pub const MAX_SPREAD: u32 = 64;
+
 /// Which MT driver runs the passes, and how the work is spread.
 #[derive(Clone, Debug)]
 pub struct TdsabOptions {
@@ -94,6 +103,31 @@ impl TdsabOptions {
     pub fn drives(algorithm: Algorithm) -> bool {
         matches!(algorithm, Algorithm::Mtdf | Algorithm::MtdBi | Algorithm::MtSss)
     }
+
+    /// Refuses what no distributed search can run: an algorithm that does
+    /// not drive MT passes, or a spread over [`MAX_SPREAD`] (which would
+    /// make messages grow with the tree's depth). Every way in calls it
+    /// ([`search`](super::search), [`LocalWorld::run`](super::LocalWorld::run),
+    /// the simulator), so every front end gets the same message.
+    ///
+    /// # Errors
+    /// [`SearchError::Distributed`] naming the option.
+    pub fn check(&self) -> Result<(), SearchError> {
+        if !TdsabOptions::drives(self.algorithm) {
+            return Err(SearchError::Distributed(format!(
+                "{} cannot be distributed: the passes of mtdf, mtd-bi or mt-sss can",
+                self.algorithm.name()
+            )));
+        }
+        if self.spread > MAX_SPREAD {
+            return Err(SearchError::Distributed(format!(
+                "a spread of {} plies is more than the {MAX_SPREAD} a distributed search spreads \
+                 (a message carries its position's path, 4 bytes a ply)",
+                self.spread
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// What one rank did.
@@ -117,6 +151,10 @@ pub struct RankReport {
     pub joined: u64,
     /// Microseconds it waited with no work.
     pub idle_us: u64,
+    /// Bytes its table held at the end: a rank's table grows on demand up
+    /// to the size asked ([`AnyTable::try_growing`](crate::AnyTable::try_growing)),
+    /// so a rank that searched little holds little.
+    pub table_bytes: u64,
 }
 
 /// A distributed search's answer, as rank 0 has it.

@@ -175,7 +175,8 @@ pub(super) fn search<G: Game, T: Transport>(
         role: game.role(&root),
         root,
         root_moves,
-        table: AnyTable::try_new(opts.table)?,
+        // Grown on demand, as TDSAB's ranks' tables are.
+        table: AnyTable::try_growing(opts.table)?,
         heur: Heuristics::new(),
         report: RankReport {
             rank: me,
@@ -209,6 +210,7 @@ fn serve<G: Game, T: Transport>(w: &mut Worker<'_, G, T>, start: Instant) -> Res
                 Msg::Bar { gamma, .. } => bar = Some(bar.map_or(gamma, |b| w.tighter(b, gamma))),
                 Msg::Done { .. } => {
                     w.report.stats.time_us = start.elapsed().as_micros() as u64;
+                    w.report.table_bytes = w.table.bytes() as u64;
                     let report = w.report.clone();
                     let epoch = w.epoch;
                     return w.send(0, &Msg::Report { epoch, report });
@@ -269,6 +271,7 @@ fn drive<G: Game, T: Transport>(w: &mut Worker<'_, G, T>, start: Instant) -> Res
         }
     }
     w.report.stats.time_us = start.elapsed().as_micros() as u64;
+    w.report.table_bytes = w.table.bytes() as u64;
     others.sort_by_key(|r| r.rank);
     let mut all = vec![w.report.clone()];
     all.extend(others);

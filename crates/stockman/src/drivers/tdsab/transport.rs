@@ -9,13 +9,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How ranks send each other bytes: one-way, asynchronous, in order
-/// between any two ranks.
+/// between any two ranks. A message is at most
+/// [`MAX_MESSAGE_BYTES`](super::MAX_MESSAGE_BYTES); a transport may refuse
+/// a longer one as not a search's.
 pub trait Transport {
     /// This process's rank, `0..ranks()`.
     fn rank(&self) -> usize;
     /// How many ranks search.
     fn ranks(&self) -> usize;
-    /// Sends `bytes` to rank `to` (never this rank) without waiting for it.
+    /// Sends `bytes` to rank `to` (never this rank) without waiting for it:
+    /// never for the receiver to take it in, whatever its size, since the
+    /// receiver may itself be sending (a send that waits for its match can
+    /// deadlock two ranks that send to each other).
     ///
     /// # Errors
     /// The rank is gone.
@@ -74,6 +79,8 @@ impl LocalWorld {
     /// # Errors
     /// As [`search`]; the first rank's error.
     pub fn run<G: Game + Sync>(n: usize, game: &G, opts: &TdsabOptions) -> Result<Distributed, SearchError> {
+        // Refused once, before any rank starts.
+        opts.check()?;
         let worlds = LocalWorld::new(n.max(1));
         let results: Vec<Result<Option<Distributed>, SearchError>> = std::thread::scope(|s| {
             let handles: Vec<_> = worlds
