@@ -238,21 +238,15 @@ impl Game for Turning {
     }
 }
 
-/// [`Game::moves`] must give the same list each call (its contract): a
-/// root's best move is an index into that list, and SSS\* and Dual\*
-/// regenerate a node's list for each child. The value of every other
-/// algorithm must still hold on a game that breaks it, on any number of
-/// threads (the best move of such a game is not checked: see the
-/// contract).
+/// A game whose move order changes between calls: every algorithm's
+/// value holds, on any number of threads (the searches that keep a tree
+/// read each node's list once, when they expand it; the best moves are
+/// checked in the two tests below).
 #[test]
 fn a_game_whose_move_order_turns_keeps_every_value_on_threads() {
     let mut runner = Runner::new();
     let mut checked = 0;
-    let algorithms: Vec<Algorithm> = Algorithm::ALL
-        .iter()
-        .copied()
-        .filter(|a| !matches!(a, Algorithm::Sss | Algorithm::Dual))
-        .collect();
+    let algorithms: Vec<Algorithm> = Algorithm::ALL.to_vec();
     for seed in 1..=12u64 {
         let spec = stockman::RandomSpec::parse(&format!("width=4,depth=4,seed={seed},range=0..9")).unwrap();
         let spec = stockman::RandomSpec {
@@ -289,6 +283,99 @@ fn a_game_whose_move_order_turns_keeps_every_value_on_threads() {
         }
     }
     assert_eq!(checked, 12 * 3 * algorithms.len());
+}
+
+/// The searches that keep a tree of nodes (SSS\*, Dual\*, their rounds,
+/// RecSSS\*, RecDual\*, SSS-2, GSEARCH, RSEARCH) generate a node's list
+/// once, when they expand it, and name its children and the root's best
+/// move from that kept list: on a game whose order turns at every call,
+/// each child is searched once and the move named holds the value, on one
+/// thread and in rounds (left to the search on 4 threads, and 4 states a
+/// round on 2 threads, and the simulated processors).
+#[test]
+fn the_tree_building_searches_keep_each_nodes_list_on_a_turning_game() {
+    use stockman::drivers::parallel_sss;
+    use stockman::simulate::{sss, SimOptions};
+    let tree_building = [
+        Algorithm::Sss,
+        Algorithm::Dual,
+        Algorithm::RecSss,
+        Algorithm::RecDual,
+        Algorithm::Sss2,
+        Algorithm::Gsearch,
+        Algorithm::Rsearch,
+    ];
+    let mut runner = Runner::new();
+    let (mut checked, mut trees, mut wrong) = (0, 0, Vec::new());
+    for width in 2..=6u64 {
+        for seed in 1..=40u64 {
+            let range = if seed % 2 == 0 { "0..9" } else { "0..99" };
+            let text = format!("width={width},depth=5,seed={seed},range={range}");
+            let spec = stockman::RandomSpec {
+                root_role: if seed % 4 < 2 { Role::Max } else { Role::Min },
+                ..stockman::RandomSpec::parse(&text).unwrap()
+            };
+            let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+            let value = value_of(&tree);
+            let game = Turning {
+                tree: tree.clone(),
+                calls: AtomicU64::new(seed),
+            };
+            trees += 1;
+            let at = format!("{text} {:?} root", tree.role(&0));
+            // Every failure is listed, not only the first.
+            let mut check = |what: &str, v: Option<Value>, mv: Option<u32>, wrong: &mut Vec<String>| {
+                checked += 1;
+                if v != Some(value) {
+                    wrong.push(format!("{at}, {what}: value {v:?}, not {value}"));
+                }
+                if mv.is_none_or(|mv| after(&tree, mv) != value) {
+                    wrong.push(format!("{at}, {what}: best move {mv:?}"));
+                }
+            };
+            for (threads, how) in [(1, Parallel::default()), (4, Parallel::Rounds)] {
+                let request = Settings {
+                    algorithms: Some(tree_building.to_vec()),
+                    threads: Some(threads),
+                    parallel: Some(how),
+                    ..Settings::default()
+                }
+                .request(SourceKind::Tree)
+                .unwrap();
+                for s in runner.solve_threads(&game, &request) {
+                    let what = format!("{} on {threads} threads, {how}", s.label());
+                    assert!(s.error.is_none(), "{text}, {what}: {:?}", s.error);
+                    check(&what, s.value, s.best_move, &mut wrong);
+                }
+            }
+            for dual in [false, true] {
+                let out = parallel_sss::search(&game, dual, &Default::default(), 2, 4).unwrap();
+                let what = format!("parallel dual={dual}, 4 states on 2 threads");
+                check(&what, out.value, out.best_move, &mut wrong);
+                for processors in [1, 3] {
+                    let opts = SimOptions {
+                        processors,
+                        ..SimOptions::default()
+                    };
+                    let report = sss::simulate(&game, dual, &opts).unwrap();
+                    if report.value != value {
+                        wrong.push(format!(
+                            "{text}: simulated dual={dual} on {processors}: value {}",
+                            report.value
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong of {checked}:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert_eq!(trees, 5 * 40);
+    assert_eq!(checked, trees * (2 * tree_building.len() + 2));
 }
 
 /// GSEARCH and RSEARCH under `widest` on the 100,000-level combs and the

@@ -74,6 +74,10 @@ pub(crate) struct Recursive<'a, G: Game, O: Observer> {
     obs: &'a mut O,
     path: Vec<u32>,
     moves: Vec<G::Move>,
+    /// The root's moves, kept from the one time they are generated: the
+    /// best move is named from the list its index was taken in, not from
+    /// one generated again (a game whose order changes between calls).
+    root_moves: Vec<G::Move>,
     /// The root's position, for the virtual root that stands above a root
     /// of the other role.
     root: G::Position,
@@ -101,6 +105,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
             obs,
             path: Vec::new(),
             moves: Vec::new(),
+            root_moves: Vec::new(),
             virtual_root: game.role(&root) != polarity.expanding(),
             root,
             root_best: None,
@@ -113,11 +118,15 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         }
     }
 
-    /// The moves of `pos` at `ply` into `self.moves` (none at the horizon).
+    /// The moves of `pos` at `ply` into `self.moves` (none at the horizon);
+    /// the root's (asked for once, at ply 0) are kept.
     fn gen(&mut self, pos: &G::Position, ply: u32) {
         self.moves.clear();
         if ply < self.horizon {
             self.game.moves(pos, &mut self.moves);
+        }
+        if ply == 0 {
+            self.root_moves.clone_from(&self.moves);
         }
     }
 
@@ -408,7 +417,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         } else {
             Some(self.arrays[array as usize][self.best(array)].child as usize)
         };
-        let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root, i));
+        let best_move = best_index.and_then(|i| self.root_moves.get(i).copied());
         self.budget.finish(&mut self.stats);
         Ok(Outcome::new(Some(h), best_move, best_index, None, self.stats))
     }

@@ -53,7 +53,6 @@
 //!
 //! [`Stats::max_open`]: crate::Stats::max_open
 
-use super::alphabeta::nth_move;
 use super::context::{Context, Stop};
 use crate::game::Game;
 use crate::observe::{Fail, Observer, Pass};
@@ -73,8 +72,10 @@ struct Node<P, M> {
     /// A MAX node's children, all of them; a MIN node's chosen child
     /// (none once the node failed and was given up).
     kids: Vec<u32>,
-    /// A MIN node's moves: its children right of the chosen one are
-    /// played from this list, generated once.
+    /// A MIN node's moves and the root's: a MIN node's children right of
+    /// the chosen one are played from this list, generated once, and the
+    /// root's best move is named from it (a list generated again may name
+    /// other moves at the same indices).
     moves: Vec<M>,
     /// A MIN node's chosen child, as an index into `moves`.
     chosen: u32,
@@ -113,7 +114,7 @@ impl<G: Game, O: Observer> Sss2<'_, G, O> {
         let root_pos = self.cx.game.root();
         let before = self.cx.stats.leaf_evals;
         // Every value lies below +inf: the first expansion cannot fail.
-        let root = match self.expand(root_pos.clone(), 0, INF)? {
+        let root = match self.expand(root_pos, 0, INF)? {
             Some(r) => r,
             None => unreachable!("a leaf's value is checked to lie below +inf"),
         };
@@ -135,7 +136,7 @@ impl<G: Game, O: Observer> Sss2<'_, G, O> {
         // MIN root, its chosen child.
         let r = &self.nodes[root as usize];
         let best_index = (r.role.is_some()).then_some(r.chosen as usize);
-        let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root_pos, i));
+        let best_move = best_index.and_then(|i| r.moves.get(i).copied());
         Ok(Outcome::new(Some(upper), best_move, best_index, None, self.cx.finish()))
     }
 
@@ -251,7 +252,11 @@ impl<G: Game, O: Observer> Sss2<'_, G, O> {
                         }
                     }
                 }
-                self.nodes[id as usize].g = g;
+                let node = &mut self.nodes[id as usize];
+                node.g = g;
+                if ply == 0 {
+                    node.moves = moves;
+                }
                 Ok(Some(id))
             }
             Role::Min => {

@@ -443,7 +443,7 @@ where
             // Each thread's part of the round's LIVE children.
             let part = needed.div_ceil(threads);
             let done = if threads > 1 && needed > 1 && pace.share(part) {
-                engine.pending(&taken, &mut work)?;
+                engine.pending(&taken, &mut work);
                 let mut chunks = work.drain(..);
                 let mine: Work<G::Position> = chunks.by_ref().take(part).collect();
                 // Cleared before any share is out: a helper may take its share

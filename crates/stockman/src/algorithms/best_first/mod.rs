@@ -111,6 +111,16 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     horizon: u32,
     max_open: usize,
     nodes: Vec<Node<G::Position>>,
+    /// The nodes' move lists, node `j`'s `nchildren` from `Node::first`:
+    /// generated once, when the node is expanded, and read for each of its
+    /// children and the root's best move (a list generated again may name
+    /// other moves at the same indices: a game whose order changes between
+    /// calls). A list takes a range of `2^child_bits(n)` slots, one vector
+    /// for all, so that a search allocates a few times, not once a node.
+    lists: Vec<G::Move>,
+    /// Ranges of `lists` freed with their nodes, by size class
+    /// (`child_bits` of the length), for the next lists of their class.
+    spare: Vec<Vec<u32>>,
     free: Vec<u32>,
     open: OpenQueue,
     /// Live states on OPEN, pending children and leaves included (the
@@ -128,10 +138,8 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     stats: Stats,
     budget: Budget,
     obs: &'a mut O,
-    /// The moves of the node whose (label, depth) is `moves_of`.
-    moves: Vec<G::Move>,
-    moves_of: Option<(u128, u32)>,
-    /// The moves of a child just created, until it proves interior.
+    /// The moves of a child just created, until it proves interior (then
+    /// they are copied to its list).
     child_moves: Vec<G::Move>,
     /// The root child that decides the root, and its merit.
     best: Option<(u32, Value)>,
@@ -162,6 +170,8 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             horizon: opts.limits.depth.unwrap_or(u32::MAX),
             max_open: opts.limits.max_open,
             nodes: Vec::new(),
+            lists: Vec::new(),
+            spare: Vec::new(),
             free: Vec::new(),
             open: OpenQueue::new(),
             live: 0,
@@ -172,8 +182,6 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             stats: Stats::default(),
             budget: Budget::new(opts),
             obs,
-            moves: Vec::new(),
-            moves_of: None,
             child_moves: Vec::new(),
             best: None,
             added: Vec::new(),
@@ -224,10 +232,46 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    /// Frees `c`, killing every entry that names it.
+    /// Keeps `moves` (not empty) as node `j`'s list, in a spare range of
+    /// their class or at the end of `lists`.
+    #[inline]
+    fn keep_list(&mut self, j: u32, moves: &[G::Move]) -> Result<(), SearchError> {
+        let class = child_bits(moves.len().try_into().unwrap_or(u32::MAX)) as usize;
+        let first = match self.spare.get_mut(class).and_then(Vec::pop) {
+            Some(first) => {
+                let f = first as usize;
+                self.lists[f..f + moves.len()].copy_from_slice(moves);
+                first
+            }
+            None => {
+                let f = self.lists.len();
+                let end = f + (1usize << class);
+                if end > u32::MAX as usize {
+                    return Err(SearchError::Unsupported {
+                        reason: format!("the best-first search keeps more than {} moves at once", u32::MAX),
+                    });
+                }
+                self.lists.extend_from_slice(moves);
+                self.lists.resize(end, moves[0]);
+                f as u32
+            }
+        };
+        self.nodes[j as usize].first = first;
+        Ok(())
+    }
+
+    /// Frees `c` and its list, killing every entry that names it.
     #[inline]
     fn free_node(&mut self, c: u32) {
-        self.nodes[c as usize].stamp = 0;
+        let node = &mut self.nodes[c as usize];
+        node.stamp = 0;
+        if node.nchildren > 0 {
+            let class = child_bits(node.nchildren) as usize;
+            if self.spare.len() <= class {
+                self.spare.resize_with(class + 1, Vec::new);
+            }
+            self.spare[class].push(node.first);
+        }
         self.free.push(c);
     }
 
@@ -398,20 +442,6 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         Ok(())
     }
 
-    /// Makes sure `self.moves` holds the moves of `p`.
-    #[inline]
-    fn moves_of(&mut self, p: u32) {
-        let node = &self.nodes[p as usize];
-        let id = (node.label(), node.depth);
-        if self.moves_of != Some(id) {
-            self.moves.clear();
-            if node.depth < self.horizon {
-                self.game.moves(&node.pos, &mut self.moves);
-            }
-            self.moves_of = Some(id);
-        }
-    }
-
     /// Drops the pending children and the leaves of `c` from OPEN.
     #[inline]
     fn purge_children(&mut self, c: u32) {
@@ -568,10 +598,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         Head::Pending(p, i, h)
     }
 
-    /// Cases 2 and 3: node `j`, LIVE with merit `h` and with its moves in
-    /// `self.moves`, is replaced by its children.
-    fn expand(&mut self, j: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
-        let n = self.moves.len() as u32;
+    /// Cases 2 and 3: node `j`, LIVE with merit `h` and with its `n` moves
+    /// kept as its list, is replaced by its children.
+    fn expand(&mut self, j: u32, n: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
         self.stats.nodes_expanded += 1;
         self.check_bits(j, n)?;
         let node = &mut self.nodes[j as usize];
@@ -637,7 +666,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             let (pos, kids, value) = match prepared.take() {
                 Some(ready) => (ready.pos, ready.kids, ready.value),
                 None => {
-                    let pos = self.child_position(p, i)?;
+                    let pos = self.child_position(p, i);
                     let mut kids = std::mem::take(&mut self.child_moves);
                     kids.clear();
                     if depth < self.horizon {
@@ -697,25 +726,20 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         node.next_sibling = parent.first_child;
         let c = self.alloc(node)?;
         self.nodes[p as usize].first_child = c;
-        self.child_moves = std::mem::replace(&mut self.moves, kids);
-        self.moves_of = Some((label, depth));
-        self.expand(c, h, all_role)
+        let kept = self.keep_list(c, &kids);
+        let n = kids.len() as u32;
+        self.child_moves = kids;
+        kept?;
+        self.expand(c, n, h, all_role)
     }
 
-    /// The position of child `i` of `p`.
+    /// The position of child `i` of `p` (one of its `nchildren`), played
+    /// from `p`'s kept list.
     #[inline(always)]
-    fn child_position(&mut self, p: u32, i: u32) -> Result<G::Position, SearchError> {
-        self.moves_of(p);
-        let Some(&mv) = self.moves.get(i as usize) else {
-            return Err(SearchError::BadGame {
-                reason: format!(
-                    "the game's moves() gave {} moves for a position that had more on an earlier call: \
-                     SSS* needs the same moves in the same order each time",
-                    self.moves.len()
-                ),
-            });
-        };
-        Ok(self.game.play(&self.nodes[p as usize].pos, mv))
+    fn child_position(&self, p: u32, i: u32) -> G::Position {
+        let node = &self.nodes[p as usize];
+        debug_assert!(i < node.nchildren);
+        self.game.play(&node.pos, self.lists[(node.first + i) as usize])
     }
 
     /// What [`BestFirst::pop`] would do if the head of OPEN is the next
@@ -810,14 +834,28 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             Head::Node(j, Status::Live, h) => {
                 // The root: the only node pushed LIVE with a node of its own.
                 self.budget.visit(&mut self.stats)?;
-                self.moves_of(j);
-                if self.moves.is_empty() {
+                // Popped LIVE once: its list is generated here, once.
+                let mut list = std::mem::take(&mut self.child_moves);
+                list.clear();
+                let node = &self.nodes[j as usize];
+                if node.depth < self.horizon {
+                    self.game.moves(&node.pos, &mut list);
+                }
+                let kept = if list.is_empty() {
+                    Ok(())
+                } else {
+                    self.keep_list(j, &list)
+                };
+                let n = list.len() as u32;
+                self.child_moves = list;
+                kept?;
+                if n == 0 {
                     let pos = self.nodes[j as usize].pos.clone();
                     let v = self.evaluate(&pos, |me| me.path(j))?;
                     self.push(j, Status::Solved, self.polarity.clip(h, v));
                     Gamma::Evaluate
                 } else {
-                    self.expand(j, h, all_role)?
+                    self.expand(j, n, h, all_role)?
                 }
             }
             Head::Node(j, Status::Solved, h) => {
@@ -871,9 +909,13 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn outcome(mut self, value: Value) -> Outcome<G::Move> {
         self.stats.passes = 1;
         self.budget.finish(&mut self.stats);
-        let root_pos = self.nodes[ROOT as usize].pos.clone();
         let best_index = self.best.map(|(i, _)| i as usize);
-        let best_move = best_index.and_then(|i| super::alphabeta::nth_move(self.game, &root_pos, i));
+        // From the list the root's children were played from, not one
+        // generated again.
+        let root = &self.nodes[ROOT as usize];
+        let best_move = best_index
+            .filter(|&i| i < root.nchildren as usize)
+            .map(|i| self.lists[root.first as usize + i]);
         Outcome::new(Some(value), best_move, best_index, None, self.stats)
     }
 }

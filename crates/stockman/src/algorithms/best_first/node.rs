@@ -14,6 +14,9 @@ pub(super) struct Node<P> {
     pub(super) index: u32,
     /// Number of children, once the node has been expanded.
     pub(super) nchildren: u32,
+    /// Where its list of moves starts in the engine's `lists`, once
+    /// expanded (kept for as long as the node lives).
+    pub(super) first: u32,
     /// Children `next_child..batch_end` are pending on OPEN as one batch,
     /// LIVE with merit `h`.
     pub(super) next_child: u32,
@@ -51,6 +54,7 @@ impl<P> Node<P> {
             parent,
             index,
             nchildren: 0,
+            first: 0,
             next_child: 0,
             batch_end: 0,
             leaves: 0,

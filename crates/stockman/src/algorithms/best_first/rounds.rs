@@ -117,20 +117,15 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// `taken`, position, whether it is at the horizon): the work that
     /// other threads can do ahead of the steps (the child's moves and, at
     /// a leaf, its value).
-    pub(crate) fn pending(
-        &mut self,
-        taken: &[Taken],
-        out: &mut Vec<(usize, G::Position, bool)>,
-    ) -> Result<(), SearchError> {
+    pub(crate) fn pending(&self, taken: &[Taken], out: &mut Vec<(usize, G::Position, bool)>) {
         out.clear();
         for (k, t) in taken.iter().enumerate() {
             if let Head::Pending(p, i, _) = t.head {
-                let pos = self.child_position(p, i)?;
+                let pos = self.child_position(p, i);
                 let at_horizon = self.nodes[p as usize].depth + 1 >= self.horizon;
                 out.push((k, pos, at_horizon));
             }
         }
-        Ok(())
     }
 
     /// Whether state `t` of the round is still on OPEN: no earlier step of
