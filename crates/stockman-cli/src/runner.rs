@@ -302,7 +302,7 @@ impl SearchArgs {
 /// Runs every algorithm of `request` on `game`; `best` turns a best move
 /// (and its index) into its JSON form. `progress` shows the passes of long
 /// searches on a terminal.
-pub fn rows<G: Game<Position: Send, Move: Send> + Sync>(
+pub fn rows<G: Game<Position: Send, Move: Send + Sync> + Sync>(
     game: &G,
     request: &Request,
     runner: &mut Runner,

@@ -86,7 +86,7 @@ fn solve_game<G: Game>(
 }
 
 /// [`solve_game`] on `request.threads` threads (a game they can share).
-fn solve_shared<G: Game<Position: Send, Move: Send> + Sync>(
+fn solve_shared<G: Game<Position: Send, Move: Send + Sync> + Sync>(
     runner: &mut Runner,
     game: &G,
     request: &Request,

@@ -63,6 +63,18 @@ pub trait Game {
     /// `pos` is terminal. `out` may already hold other moves (the depth-first
     /// searches keep the move lists of a whole path in one vector): only
     /// push or extend, never clear it or read what was there.
+    ///
+    /// The same position should list the same moves in the same order each
+    /// call. A game whose order changes between calls (one that iterates a
+    /// hash set) still gets right values and best moves from the searches
+    /// on one machine, on any number of threads: each reads a node's list
+    /// once for as long as it works on the node, and a search reads the
+    /// root's list once for all its passes and threads (the table's root
+    /// entries and the answer name moves by their index in it). What needs
+    /// the same order each call: a trace's paths, a principal variation and
+    /// the best move so far of a search stopped by a limit (named again
+    /// from their indices after the search), and the distributed schemes,
+    /// whose ranks name a position by the move indices of its path.
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
 
     /// The position reached by playing `mv` at `pos` (copy-make).
@@ -382,6 +394,48 @@ impl<G: Game> Game for Narrowed<G> {
         self.game.moves(pos, out);
         if out.len() - start > self.width && self.game.moves_left_hint(pos).unwrap_or(u32::MAX) >= self.min_left {
             out.truncate(start + self.width);
+        }
+    }
+    #[inline]
+    fn evaluate(&self, pos: &Self::Position) -> Value {
+        self.game.evaluate(pos)
+    }
+}
+
+/// A game whose root's moves are generated once and then read from that
+/// list: a search on many threads shares it, so that a root move index
+/// (one thread's table entry, read by another; the index the answer names)
+/// names the same move on every thread even for a game whose
+/// [`Game::moves`] order changes between calls. The root is known by its
+/// [`Game::hash`] (its transpositions get the same list, which is theirs
+/// too); a game without a hash is passed through unchanged.
+pub(crate) struct PinnedRoot<'a, G: Game> {
+    game: &'a G,
+    key: Option<u64>,
+    moves: Vec<G::Move>,
+}
+
+impl<'a, G: Game> PinnedRoot<'a, G> {
+    /// `game` with the root's moves as `game.moves` gives them now.
+    pub(crate) fn new(game: &'a G) -> Self {
+        let root = game.root();
+        let mut moves = Vec::new();
+        game.moves(&root, &mut moves);
+        PinnedRoot {
+            game,
+            key: game.hash(&root),
+            moves,
+        }
+    }
+}
+
+impl<G: Game> Game for PinnedRoot<'_, G> {
+    forward_to_game!();
+    #[inline]
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        match self.key {
+            Some(key) if self.game.hash(pos) == Some(key) => out.extend_from_slice(&self.moves),
+            _ => self.game.moves(pos, out),
         }
     }
     #[inline]

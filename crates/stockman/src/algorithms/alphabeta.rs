@@ -337,7 +337,7 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         let g = self.search(&root, alpha, beta)?;
         self.cx.stats.passes = 1;
         let best_index = self.root_best;
-        let best_move = best_index.and_then(|i| nth_move(self.cx.game, &root, i));
+        let best_move = best_index.and_then(|i| self.cx.root_move(&root, i));
         Ok(Outcome::new(Some(g), best_move, best_index, None, self.cx.finish()))
     }
 

@@ -163,7 +163,7 @@ pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     let role = game.role(&root);
     let mut moves = Vec::new();
     if opts.limits.depth != Some(0) {
-        game.moves(&root, &mut moves);
+        moves.extend_from_slice(d.e.cx.root_moves(&root));
     }
     d.e.cx.visit()?;
     if moves.is_empty() {

@@ -27,6 +27,13 @@ pub(crate) struct Context<'a, G: Game, O: Observer> {
     /// after the other: a node's list starts where its parent's ends
     /// ([`Context::push_moves`]), so no search allocates per node.
     pub stack: Vec<G::Move>,
+    /// The root's moves as this search first generated them: every visit
+    /// of the root (each pass, each re-search) reads this list rather than
+    /// asking the game again, so that a root move index (the table's, the
+    /// one the search answers with) names the same move all search long,
+    /// even for a game whose [`Game::moves`] order changes between calls.
+    /// `None` until the root is first expanded.
+    root_moves: Option<Vec<G::Move>>,
 }
 
 impl<'a, G: Game, O: Observer> Context<'a, G, O> {
@@ -39,6 +46,7 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
             obs,
             path: Vec::new(),
             stack: Vec::new(),
+            root_moves: None,
         }
     }
 
@@ -77,8 +85,45 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
     pub fn push_moves(&mut self, pos: &G::Position, ply: u32) -> usize {
         debug_assert!(ply < self.horizon, "ask at_horizon first");
         let start = self.stack.len();
-        self.game.moves(pos, &mut self.stack);
+        if ply == 0 {
+            let Context {
+                root_moves,
+                stack,
+                game,
+                ..
+            } = self;
+            stack.extend_from_slice(Self::pinned(root_moves, *game, pos));
+        } else {
+            self.game.moves(pos, &mut self.stack);
+        }
         start
+    }
+
+    /// The root's moves, `root` being the root: the list every visit of
+    /// the root reads ([`Context::push_moves`] at ply 0).
+    pub fn root_moves(&mut self, root: &G::Position) -> &[G::Move] {
+        Self::pinned(&mut self.root_moves, self.game, root)
+    }
+
+    fn pinned<'m>(slot: &'m mut Option<Vec<G::Move>>, game: &G, root: &G::Position) -> &'m [G::Move] {
+        slot.get_or_insert_with(|| {
+            let mut moves = Vec::new();
+            game.moves(root, &mut moves);
+            moves
+        })
+    }
+
+    /// The root's move `i`, as the search's list has it (the one
+    /// [`Context::push_moves`] keeps); a root never expanded asks the game.
+    pub fn root_move(&self, root: &G::Position, i: usize) -> Option<G::Move> {
+        match &self.root_moves {
+            Some(moves) => moves.get(i).copied(),
+            None => {
+                let mut moves = Vec::new();
+                self.game.moves(root, &mut moves);
+                moves.get(i).copied()
+            }
+        }
     }
 
     /// Drops the move lists from `start` on (a node's, and any left above it).

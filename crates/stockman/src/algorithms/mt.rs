@@ -5,7 +5,7 @@
 //! engine of [`alphabeta`](super::alphabeta), whose table stores lower and
 //! upper bounds, and every leaf's value exactly.
 
-use super::alphabeta::{nth_move, Engine};
+use super::alphabeta::Engine;
 use crate::game::Game;
 use crate::observe::{Fail, Observer, Pass};
 use crate::ordering::Heuristics;
@@ -123,7 +123,7 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
     /// The outcome of a driver that found `value`.
     pub fn finish(mut self, value: Option<Value>, bound: Option<(Value, Value)>) -> Outcome<G::Move> {
         let best_index = self.best;
-        let best_move = best_index.and_then(|i| nth_move(self.e.cx.game, &self.root, i));
+        let best_move = best_index.and_then(|i| self.e.cx.root_move(&self.root, i));
         Outcome::new(value, best_move, best_index, bound, self.e.cx.finish())
     }
 }

@@ -19,7 +19,7 @@
 //! assert_eq!(out.value, Some(3));
 //! ```
 
-use super::alphabeta::{nth_move, root_entry_answers, root_has_moves, Engine};
+use super::alphabeta::{root_entry_answers, root_has_moves, Engine};
 use super::context::Stop;
 use crate::game::Game;
 use crate::observe::Observer;
@@ -68,7 +68,7 @@ fn run<G: Game, O: Observer, T: Table>(
     let g = scout(&mut e, &root, 0, window.0, window.1)?;
     e.cx.stats.passes = 1;
     let best_index = e.root_best;
-    let best_move = best_index.and_then(|i| nth_move(e.cx.game, &root, i));
+    let best_move = best_index.and_then(|i| e.cx.root_move(&root, i));
     Ok(Outcome::new(Some(g), best_move, best_index, None, e.cx.finish()))
 }
 

@@ -199,7 +199,7 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
     where
         G: Game + Sync,
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
     {
         let own = self.table.is_some() || self.window.is_some();
         if self.options.threads.count == 1 && (self.shared.is_none() || own) {
@@ -350,7 +350,7 @@ impl Algorithm {
     where
         G: Game + Sync,
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
         O: Observer,
     {
         let mut s = Search::new(self, opts).observer(obs);

@@ -130,7 +130,7 @@ fn current_stack_size() -> Option<usize> {
 /// the calling thread's search uses `heur`. A helper that cannot be started
 /// is an error ([`SearchError::Threads`]), never a search on fewer threads.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
+pub(crate) fn on_threads<G: Game<Move: Sync> + Sync, O: Observer>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
@@ -142,6 +142,10 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     let threads = if supports(algo) { threads.max(1) } else { 1 };
+    // One root list for every thread and every iteration: the table's
+    // root entries name moves by their index in it.
+    let pinned = crate::game::PinnedRoot::new(game);
+    let game = &pinned;
     std::thread::scope(|s| {
         let mut team = Team {
             game,
@@ -158,7 +162,7 @@ pub(crate) fn on_threads<G: Game + Sync, O: Observer>(
         }
         iterative::deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
             let out = team.search(o, Some(previous), obs, heur)?;
-            Ok(iterative::with_pv::<G, O, _>(game, &mut table.handle(), o, out))
+            Ok(iterative::with_pv::<_, O, _>(game, &mut table.handle(), o, out))
         })
         // The team goes out of scope here: its helpers' job channels
         // close, the helpers return, and the scope joins them.

@@ -87,7 +87,7 @@ impl Algorithm {
     where
         G: Game + Sync,
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
     {
         self.shared_in(game, opts, false, None, &mut NoObserver, &mut Heuristics::new())
     }
@@ -108,7 +108,7 @@ impl Algorithm {
     where
         G: Game + Sync,
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
         O: Observer,
     {
         let threads = opts.threads.count;
@@ -286,7 +286,7 @@ impl Parallel {
     /// ([`lazy_smp`], [`abdada`]), with the calling thread's heuristics
     /// kept by the caller (the [`Engine`](crate::Engine) keeps them across moves).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn search_kept<G: Game + Sync, O: Observer>(
+    pub(crate) fn search_kept<G: Game<Move: Sync> + Sync, O: Observer>(
         self,
         game: &G,
         algo: Algorithm,

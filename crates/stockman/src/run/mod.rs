@@ -252,7 +252,7 @@ impl Runner {
     pub fn solve_threads<G: Game + Sync>(&mut self, game: &G, request: &Request) -> Vec<Solution<G::Move>>
     where
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
     {
         request
             .algorithms
@@ -294,7 +294,7 @@ impl Runner {
     ) -> Solution<G::Move>
     where
         G::Position: Send,
-        G::Move: Send,
+        G::Move: Send + Sync,
     {
         if !Runner::parallel(request, algorithm) {
             return self.solve_one(game, algorithm, request, obs);
@@ -466,7 +466,7 @@ fn parallel_recorded<G: Game + Sync, O: Observer>(
 ) -> Recorded<G::Move>
 where
     G::Position: Send,
-    G::Move: Send,
+    G::Move: Send + Sync,
 {
     if leaves {
         let mut rec = LeafRecorder::default();
