@@ -68,7 +68,9 @@ pub trait Game {
     /// call. A game whose order changes between calls (one that iterates a
     /// hash set) still gets right values and best moves from the searches
     /// on one machine, on any number of threads: each reads a node's list
-    /// once for as long as it works on the node, and a search reads the
+    /// once for as long as it works on the node (the tree-building
+    /// searches, SSS\* and its relatives, keep each expanded node's list
+    /// while the node lives), and a search reads the
     /// root's list once for all its passes and threads (the table's root
     /// entries and the answer name moves by their index in it). What needs
     /// the same order each call: a trace's paths, a principal variation and

@@ -378,6 +378,70 @@ fn the_tree_building_searches_keep_each_nodes_list_on_a_turning_game() {
     assert_eq!(checked, trees * (2 * tree_building.len() + 2));
 }
 
+/// The depth-first searches (and those built on them: the MT family,
+/// MTD(f), BNS, minimax) generate a node's list once per visit, so their
+/// values hold on a game whose order turns (above); their best move must
+/// hold too: a root's list is generated once per search and shared by its
+/// threads, so that an index the table keeps names the same move in every
+/// pass and on every thread.
+#[test]
+fn a_game_whose_move_order_turns_gets_a_best_move_that_holds_from_the_depth_first_searches() {
+    let mut runner = Runner::new();
+    let mut checked = 0;
+    let algorithms = [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+        Algorithm::MtSss,
+        Algorithm::MtDual,
+        Algorithm::Mtdf,
+        Algorithm::MtdBi,
+        Algorithm::Bns,
+    ];
+    for seed in 1..=40u64 {
+        let width = 2 + seed % 5;
+        let spec = stockman::RandomSpec::parse(&format!("width={width},depth=5,seed={seed},range=0..9")).unwrap();
+        let spec = stockman::RandomSpec {
+            root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
+            ..spec
+        };
+        let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+        let value = value_of(&tree);
+        let game = Turning {
+            tree: tree.clone(),
+            calls: AtomicU64::new(seed),
+        };
+        for (threads, how) in [(1, Parallel::default()), (4, Parallel::Abdada), (4, Parallel::LazySmp)] {
+            for iterative in [false, true] {
+                let request = Settings {
+                    algorithms: Some(algorithms.to_vec()),
+                    threads: Some(threads),
+                    parallel: Some(how),
+                    iterative,
+                    depth: iterative.then_some(5),
+                    ..Settings::default()
+                }
+                .request(SourceKind::Tree)
+                .unwrap();
+                for s in runner.solve_threads(&game, &request) {
+                    let what = format!(
+                        "seed {seed} on {threads} threads, {how}, iterative {iterative}: {}",
+                        s.label()
+                    );
+                    assert!(s.error.is_none(), "{what}: {:?}", s.error);
+                    if let Some(v) = s.value {
+                        assert_eq!(v, value, "{what}");
+                    }
+                    let mv = s.best_move.unwrap_or_else(|| panic!("{what}: no best move"));
+                    assert_eq!(after(&tree, mv), value, "{what}: best move {mv}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 40 * 3 * 2 * 8);
+}
+
 /// GSEARCH and RSEARCH under `widest` on the 100,000-level combs and the
 /// 70,000-move roots (issue 63: `widest` searched the stored tree from the
 /// root per leaf, 108 s on the comb; a root of w moves cost w log w a

@@ -75,8 +75,7 @@ use crate::search::SearchError;
 ///
 /// # Errors
 /// A bad processor count, the work limit, a tree too deep and wide for the
-/// labels, or a game that breaks its contract (a value out of range, moves
-/// that change between calls).
+/// labels, or a game that breaks its contract (a value out of range).
 pub fn simulate<G: Game>(game: &G, dual: bool, opts: &SimOptions) -> Result<SimReport, SimError> {
     simulate_recorded(game, dual, opts).map(|(r, _)| r)
 }
