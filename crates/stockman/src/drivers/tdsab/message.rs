@@ -460,7 +460,7 @@ mod tests {
         // An abort that claims more than the bound is refused.
         let mut over = vec![5, 0, 0, 0, 0];
         over.extend_from_slice(&(MAX_REASON as u32 + 1).to_le_bytes());
-        over.extend(std::iter::repeat(b'x').take(MAX_REASON + 1));
+        over.extend(std::iter::repeat_n(b'x', MAX_REASON + 1));
         assert_eq!(Msg::decode(&over), None);
         let mut report = Vec::new();
         Msg::Report {
