@@ -13,7 +13,8 @@ use stockman::run::stochastic::{
 };
 use stockman::run::{on_stack, stack_bytes};
 use stockman::stochastic::{
-    BernoulliTree, Interval, Rate, SampleError, SampleEvent, SampleOptions, Sampler, SamplingRule,
+    check_reads, BernoulliTree, Interval, Rate, SampleError, SampleEvent, SampleKnob, SampleOptions, Sampler,
+    SamplingRule,
 };
 use stockman::{Algorithm, Role};
 
@@ -70,6 +71,21 @@ impl SampleArgs {
         .into_iter()
         .find(|(on, _)| *on)
         .map(|(_, name)| name)
+    }
+
+    /// Whether each knob that only some samplers read was given.
+    fn knobs(&self) -> impl Iterator<Item = (SampleKnob, bool)> + '_ {
+        SampleKnob::ALL.into_iter().map(|k| {
+            let given = match k {
+                SampleKnob::Sampling => self.sampling.is_some(),
+            };
+            (k, given)
+        })
+    }
+
+    /// Refuses a knob none of `samplers` reads, naming its flag and readers.
+    fn check_reads(&self, samplers: &[Sampler]) -> Result<()> {
+        check_reads(samplers, self.knobs()).map_err(|e| flagged(SampleRunError::Options(e)))
     }
 
     fn options(&self) -> SampleOptions {
@@ -135,6 +151,7 @@ pub fn run(
         Some(_) => names(algo).into_iter().map(str::parse).collect::<Result<_, _>>()?,
         None => Sampler::defaults(args.threshold),
     };
+    args.check_reads(&samplers)?;
     let source = source(tree, random, root)?;
     let rows = sample_rows(&source, &samplers, &args.options(), args.runs.unwrap_or(1)).map_err(flagged)?;
     match format {
@@ -183,13 +200,16 @@ fn read_means(path: &Path, root: Option<Role>) -> Result<BernoulliTree> {
 
 /// The library's words, with the flag that sets the value.
 fn flagged(e: SampleRunError) -> anyhow::Error {
+    if let SampleRunError::Options(u @ SampleError::Unread { knob, .. }) = &e {
+        return anyhow::anyhow!("{}", u.unread(&format!("--{}", knob.name())));
+    }
     let flag = match &e {
         SampleRunError::Options(SampleError::Delta(_)) => "--delta",
         SampleRunError::Options(SampleError::Epsilon(_)) => "--epsilon",
         SampleRunError::Options(SampleError::NoThreshold | SampleError::Threshold(_)) => "--threshold",
         SampleRunError::Options(SampleError::ThresholdUnused(_)) => "--threshold",
         SampleRunError::Options(SampleError::NoBudget) => "--max-samples",
-        SampleRunError::Options(SampleError::NoMove) => "--algo",
+        SampleRunError::Options(SampleError::NoMove | SampleError::Unread { .. }) => "--algo",
         SampleRunError::NoRuns => "--runs",
         SampleRunError::Spec(_) => "--random",
         SampleRunError::Internal(_) => "internal error",
@@ -250,6 +270,7 @@ pub fn trace(args: &TraceArgs) -> Result<ExitCode> {
             algos = vec![Algorithm::AlphaBeta, Algorithm::Sss];
         }
     }
+    args.sample.check_reads(&samplers)?;
     let opts = args.sample.options();
     let tree = one_tree(
         args.source.tree.as_deref(),

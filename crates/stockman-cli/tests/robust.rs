@@ -732,3 +732,68 @@ fn the_spread_is_bounded_and_simulated_ranks_hold_what_they_search() {
         assert_eq!(r["table_bytes"], 1024 * 64, "{r}");
     }
 }
+
+/// Issue 63, item 11 (stochastic half): `--sampling` with samplers that do
+/// not read it is refused naming its readers (it was ignored), and
+/// `--delta 5e-324` ends by the rule (its exploration level overflowed, so
+/// every run went to its budget).
+#[test]
+fn an_unread_sampling_rule_is_refused_and_the_smallest_delta_ends_by_its_rule() {
+    let means = TempFile::new("means.tree", "[[0.1, 0.2], [0.8, 0.9]]");
+    for algo in ["lucb-mcts", "lucb-mcts,ugape-mcts,uniform"] {
+        let run = fails(&["solve", "--tree", means.arg(), "--algo", algo, "--sampling", "thompson"]);
+        assert_eq!(run.code, Some(2), "{algo}: {run:?}");
+        assert_contains(
+            &run.stderr,
+            &[&format!(
+                "--sampling is read only by murphy, bns-murphy; none of the stochastic searches asked for ({})",
+                algo.replace(',', ", ")
+            )],
+        );
+    }
+    let run = fails(&[
+        "trace",
+        "--tree",
+        means.arg(),
+        "--algo",
+        "ugape-mcts",
+        "--sampling",
+        "lcb",
+    ]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_contains(&run.stderr, &["--sampling is read only by murphy, bns-murphy"]);
+    let rows = solve_json(&[
+        "--tree",
+        means.arg(),
+        "--algo",
+        "lucb-mcts,bns-murphy",
+        "--sampling",
+        "thompson",
+    ]);
+    assert_eq!(rows.len(), 2);
+    for delta in ["5e-324", "0.999999"] {
+        let rows = solve_json(&[
+            "--tree",
+            means.arg(),
+            "--algo",
+            "lucb-mcts,ugape-mcts,uniform,bns-murphy",
+            "--delta",
+            delta,
+        ]);
+        for r in &rows {
+            assert_eq!(
+                (&r["best_move"], &r["unsure"]),
+                (&Json::from(1), &Json::from(0)),
+                "--delta {delta}: {r}"
+            );
+        }
+    }
+    for delta in ["0", "1"] {
+        let run = fails(&["solve", "--tree", means.arg(), "--algo", "lucb-mcts", "--delta", delta]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert_contains(
+            &run.stderr,
+            &["--delta: the error probability delta must lie strictly between 0 and 1"],
+        );
+    }
+}

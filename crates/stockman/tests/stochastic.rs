@@ -49,7 +49,7 @@ fn best_arm_searches_err_at_most_delta_and_beat_uniform_sampling() {
         assert!(spent[0] < spent[2] && spent[1] < spent[2], "{rate}: {spent:?}");
         // Pinned (seeded): the figures algorithms.md quotes.
         if rate == Rate::Proven {
-            assert_eq!(spent, [662_710, 690_368, 2_016_009]);
+            assert_eq!(spent, [662_710, 690_629, 2_016_009]);
         }
     }
     println!("{}", table.join("\n"));
@@ -363,4 +363,55 @@ fn bns_murphy_does_not_name_a_move_for_its_unsampled_leaves() {
         .filter(|e| matches!(e, stockman::stochastic::SampleEvent::Sample { one: true, .. }))
         .count();
     assert_eq!(ones, 4);
+}
+
+/// Issue 63: `delta = 5e-324` (the smallest float) gave every leaf an
+/// infinite exploration level (`ln` of a quotient that overflowed), so every
+/// run went to its budget; in log space every delta in `(0, 1)` has a finite
+/// level, and every sampler ends by its rule at both ends of the range. The
+/// sampling rule, read by the threshold tests only, is refused with a
+/// sampler that does not read it (from the samplers' table).
+#[test]
+fn every_delta_in_the_open_unit_interval_ends_by_the_rule_and_unread_knobs_are_refused() {
+    use stockman::stochastic::{check_reads, readers, SampleError, SampleKnob};
+    for delta in [5e-324, f64::MIN_POSITIVE, 1e-300, 0.1, 1.0 - f64::EPSILON] {
+        for rate in [Rate::Proven, Rate::Heuristic] {
+            let level = rate.level(1, delta, 4);
+            assert!(level.is_finite(), "delta {delta:e}, {rate}: level {level}");
+        }
+    }
+    let tree = BernoulliTree::parse("[[0.1, 0.2], [0.8, 0.9]]", Role::Max).unwrap();
+    let mut samples = Vec::new();
+    for delta in [5e-324, 0.999_999] {
+        for s in Sampler::ALL {
+            let opts = SampleOptions {
+                delta,
+                threshold: (s == Sampler::Murphy).then_some(0.5),
+                ..SampleOptions::default()
+            };
+            let out = s.run(&tree, &opts).unwrap();
+            assert!(out.confident, "delta {delta:e}, {s}: {out:?}");
+            match s {
+                Sampler::Murphy => assert_eq!(out.verdict, Some(Verdict::Above), "{s}"),
+                _ => assert_eq!(out.best_index, Some(1), "delta {delta:e}, {s}"),
+            }
+            samples.push(out.samples);
+        }
+    }
+    // lucb-mcts, ugape-mcts, uniform, murphy, bns-murphy at each delta.
+    assert_eq!(samples, [8_248, 8_773, 11_660, 6_024, 8_455, 90, 99, 164, 28, 100]);
+    assert_eq!(readers(SampleKnob::Sampling), [Sampler::Murphy, Sampler::BnsMurphy]);
+    let e = check_reads(&[Sampler::LucbMcts, Sampler::Uniform], [(SampleKnob::Sampling, true)]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SampleError::Unread {
+                knob: SampleKnob::Sampling,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(check_reads(&[Sampler::LucbMcts, Sampler::BnsMurphy], [(SampleKnob::Sampling, true)]).is_ok());
+    assert!(check_reads(&[Sampler::LucbMcts], [(SampleKnob::Sampling, false)]).is_ok());
 }

@@ -28,7 +28,8 @@ pub(crate) struct Summary<'t> {
     rep: Vec<u32>,
     rate: Rate,
     interval: Interval,
-    delta: f64,
+    /// `ln(delta)`: the levels are computed in log space.
+    ln_delta: f64,
 }
 
 impl<'t> Summary<'t> {
@@ -43,7 +44,7 @@ impl<'t> Summary<'t> {
             rep: vec![0; len],
             rate: opts.rate,
             interval: opts.interval,
-            delta: opts.delta,
+            ln_delta: opts.delta.ln(),
         };
         for node in (0..len as u32).rev() {
             s.refresh(node);
@@ -69,7 +70,7 @@ impl<'t> Summary<'t> {
         let i = node as usize;
         if let Some(l) = self.tree.leaf_of(node) {
             let (n, mean) = (self.counts.n[l], self.counts.mean(l));
-            let level = self.rate.level(n, self.delta, self.tree.leaf_count());
+            let level = self.rate.level_ln(n, self.ln_delta, self.tree.leaf_count());
             self.lo[i] = self.interval.lower(mean, n, level);
             self.hi[i] = self.interval.upper(mean, n, level);
             self.emp[i] = mean;

@@ -201,6 +201,7 @@ impl Rounds<'_> {
                     gamma,
                     eta: self.eta,
                     delta: 6.0 * self.opts.delta / (PI * PI * (self.tests * self.tests) as f64),
+                    ln_delta: 6.0f64.ln() + self.opts.delta.ln() - (PI * PI * (self.tests * self.tests) as f64).ln(),
                     rule: self.opts.rule,
                     interval: self.opts.interval,
                     rate: self.opts.rate,

@@ -114,10 +114,18 @@ impl Rate {
     /// The level after `n` samples of one of `leaves` leaves, for a
     /// total error of `delta`.
     pub fn level(self, n: u64, delta: f64, leaves: usize) -> f64 {
+        self.level_ln(n, delta.ln(), leaves)
+    }
+
+    /// [`Rate::level`] for the error `e^ln_delta`: in log space, so that
+    /// every delta in `(0, 1)` has a finite level (the quotient by a delta
+    /// as small as `5e-324` overflowed to an infinite level, and every run
+    /// went to its budget; issue 63).
+    pub fn level_ln(self, n: u64, ln_delta: f64, leaves: usize) -> f64 {
         let n = n.max(1) as f64;
         match self {
-            Rate::Proven => (PI * PI * leaves as f64 * n * n / (3.0 * delta)).ln(),
-            Rate::Heuristic => (PI * PI * n * n / (3.0 * delta)).ln(),
+            Rate::Proven => (PI * PI * leaves as f64 * n * n / 3.0).ln() - ln_delta,
+            Rate::Heuristic => (PI * PI * n * n / 3.0).ln() - ln_delta,
         }
     }
 
@@ -165,12 +173,19 @@ impl FromStr for Rate {
 /// test with a union bound for its threshold); the heuristic rate drops
 /// the union (`w = 1`).
 pub fn test_level(rate: Rate, n: u64, delta: f64, witnesses: u64) -> f64 {
+    test_level_ln(rate, n, delta.ln(), witnesses)
+}
+
+/// [`test_level`] for the error `e^ln_delta`, in log space (see
+/// [`Rate::level_ln`]: BNS's tests divide delta further, past the smallest
+/// float).
+pub fn test_level_ln(rate: Rate, n: u64, ln_delta: f64, witnesses: u64) -> f64 {
     let n = n.max(1) as f64;
     let w = match rate {
         Rate::Proven => witnesses as f64,
         Rate::Heuristic => 1.0,
     };
-    (w * PI * PI * n * n / (6.0 * delta)).ln()
+    (w * PI * PI * n * n / 6.0).ln() - ln_delta
 }
 
 /// `ln(1 - e^y)` for `y <= 0`, accurate at both ends.

@@ -80,6 +80,69 @@ pub struct SamplerInfo {
     pub finds_a_move: bool,
     /// Where it comes from.
     pub source: &'static str,
+    /// The settings only some samplers read that this one reads (every
+    /// sampler reads delta, epsilon, the budget, the seed, the rate and the
+    /// intervals; the threshold has its own rule, [`SampleError::ThresholdUnused`]).
+    pub reads: &'static [SampleKnob],
+}
+
+/// A setting that only some samplers read: a front end that is given one
+/// with no sampler that reads it refuses it ([`check_reads`]) rather than
+/// ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SampleKnob {
+    /// How a threshold test picks leaves ([`SampleOptions::rule`]).
+    Sampling,
+}
+
+impl SampleKnob {
+    /// Every knob.
+    pub const ALL: [SampleKnob; 1] = [SampleKnob::Sampling];
+
+    /// Its name (`sampling`: the CLI's `--sampling`, Python's `sampling=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleKnob::Sampling => "sampling",
+        }
+    }
+}
+
+/// The samplers that read `knob`, from the table.
+pub fn readers(knob: SampleKnob) -> Vec<Sampler> {
+    SAMPLERS
+        .iter()
+        .filter(|i| i.reads.contains(&knob))
+        .map(|i| i.sampler)
+        .collect()
+}
+
+/// Refuses a knob given (`(knob, given)`) that none of `samplers` reads.
+///
+/// # Example
+/// ```
+/// use stockman::stochastic::{check_reads, SampleKnob, Sampler};
+/// assert!(check_reads(&[Sampler::Murphy], [(SampleKnob::Sampling, true)]).is_ok());
+/// let e = check_reads(&[Sampler::LucbMcts], [(SampleKnob::Sampling, true)]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "sampling is read only by murphy, bns-murphy; none of the stochastic searches asked for (lucb-mcts) reads it"
+/// );
+/// ```
+pub fn check_reads(
+    samplers: &[Sampler],
+    given: impl IntoIterator<Item = (SampleKnob, bool)>,
+) -> Result<(), SampleError> {
+    for (knob, on) in given {
+        let readers = readers(knob);
+        if on && !samplers.iter().any(|s| readers.contains(s)) {
+            return Err(SampleError::Unread {
+                knob,
+                readers,
+                asked: samplers.to_vec(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The samplers as data: every front end reads this table.
@@ -89,30 +152,35 @@ pub const SAMPLERS: [SamplerInfo; 5] = [
         name: "lucb-mcts",
         finds_a_move: true,
         source: "Kaufmann and Koolen, Monte-Carlo Tree Search by Best Arm Identification, NIPS 2017",
+        reads: &[],
     },
     SamplerInfo {
         sampler: Sampler::UgapeMcts,
         name: "ugape-mcts",
         finds_a_move: true,
         source: "Kaufmann and Koolen, Monte-Carlo Tree Search by Best Arm Identification, NIPS 2017",
+        reads: &[],
     },
     SamplerInfo {
         sampler: Sampler::Uniform,
         name: "uniform",
         finds_a_move: true,
         source: "the baseline: every leaf each round (ours)",
+        reads: &[],
     },
     SamplerInfo {
         sampler: Sampler::Murphy,
         name: "murphy",
         finds_a_move: false,
         source: "Kaufmann, Koolen and Garivier, Sequential Test for the Lowest Mean, NeurIPS 2018",
+        reads: &[SampleKnob::Sampling],
     },
     SamplerInfo {
         sampler: Sampler::BnsMurphy,
         name: "bns-murphy",
         finds_a_move: true,
         source: "ours: Rutko's Best Node Search with Murphy Sampling's tests",
+        reads: &[SampleKnob::Sampling],
     },
 ];
 
@@ -194,6 +262,7 @@ impl Sampler {
                     gamma,
                     eta: opts.epsilon,
                     delta: opts.delta,
+                    ln_delta: opts.delta.ln(),
                     rule: opts.rule,
                     interval: opts.interval,
                     rate: opts.rate,
@@ -350,6 +419,33 @@ pub enum SampleError {
     NoBudget,
     /// A search for a move on a tree whose root is a leaf.
     NoMove,
+    /// A setting that none of the samplers asked for reads.
+    Unread {
+        /// The setting.
+        knob: SampleKnob,
+        /// The samplers that read it (from the table).
+        readers: Vec<Sampler>,
+        /// The samplers asked for.
+        asked: Vec<Sampler>,
+    },
+}
+
+impl SampleError {
+    /// [`SampleError::Unread`]'s message with the setting named as a front
+    /// end names it (`--sampling`, `sampling=`); any other error's own.
+    pub fn unread(&self, setting: &str) -> String {
+        match self {
+            SampleError::Unread { readers, asked, .. } => {
+                let names = |s: &[Sampler]| s.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ");
+                format!(
+                    "{setting} is read only by {}; none of the stochastic searches asked for ({}) reads it",
+                    names(readers),
+                    names(asked)
+                )
+            }
+            e => e.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for SampleError {
@@ -368,6 +464,7 @@ impl fmt::Display for SampleError {
                 f,
                 "the root is a leaf: there is no move to choose (murphy can test its value)"
             ),
+            SampleError::Unread { knob, .. } => f.write_str(&self.unread(knob.name())),
         }
     }
 }

@@ -53,7 +53,7 @@
 //! assert_eq!(out.verdict, Some(Verdict::Below));
 //! ```
 
-use super::confidence::{ln_add_exp, ln_beta_cdf, ln_beta_sf, ln_beta_tails, test_level, Interval, Rate};
+use super::confidence::{ln_add_exp, ln_beta_cdf, ln_beta_sf, ln_beta_tails, test_level_ln, Interval, Rate};
 use super::trace::SampleEvent;
 use super::tree::BernoulliTree;
 pub use super::Verdict;
@@ -198,6 +198,9 @@ pub(crate) struct Question {
     pub(crate) gamma: f64,
     pub(crate) eta: f64,
     pub(crate) delta: f64,
+    /// `ln(delta)`, which the levels read (a delta divided past the
+    /// smallest float keeps its logarithm).
+    pub(crate) ln_delta: f64,
     pub(crate) rule: SamplingRule,
     pub(crate) interval: Interval,
     pub(crate) rate: Rate,
@@ -297,7 +300,7 @@ impl<'t> ThresholdTest<'t> {
         let witnesses = self.witnesses_above.max(self.witnesses_below);
         let mut n = 1u64;
         for _ in 0..64 {
-            let next = (2.0 * test_level(self.q.rate, n, self.q.delta, witnesses) / (width * width)).ceil();
+            let next = (2.0 * test_level_ln(self.q.rate, n, self.q.ln_delta, witnesses) / (width * width)).ceil();
             if next.is_nan() || next >= 1e18 {
                 return u64::MAX;
             }
@@ -329,14 +332,16 @@ impl<'t> ThresholdTest<'t> {
         if let Some(l) = self.tree.leaf_of(node) {
             let (n, mean) = (counts.n[l], counts.mean(l));
             // "Above" is wrong only if a low witness's lower bound fails.
-            self.lo[i] = self
-                .q
-                .interval
-                .lower(mean, n, test_level(self.q.rate, n, self.q.delta, self.witnesses_above));
-            self.hi[i] = self
-                .q
-                .interval
-                .upper(mean, n, test_level(self.q.rate, n, self.q.delta, self.witnesses_below));
+            self.lo[i] = self.q.interval.lower(
+                mean,
+                n,
+                test_level_ln(self.q.rate, n, self.q.ln_delta, self.witnesses_above),
+            );
+            self.hi[i] = self.q.interval.upper(
+                mean,
+                n,
+                test_level_ln(self.q.rate, n, self.q.ln_delta, self.witnesses_below),
+            );
             if self.q.rule == SamplingRule::Murphy {
                 let (a, b) = counts.posterior(l);
                 (self.lp[i], self.lq[i]) = ln_beta_tails(self.q.gamma, a, b);
@@ -611,6 +616,7 @@ pub fn sampling_proportions(tree: &BernoulliTree, gamma: f64, rule: SamplingRule
         gamma,
         eta: 0.0,
         delta: 0.1,
+        ln_delta: 0.1f64.ln(),
         rule,
         interval: Interval::Kl,
         rate: Rate::Proven,
