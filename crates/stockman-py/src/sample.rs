@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use stockman::run::stochastic::{sample_rows, sample_trace, BernoulliSource, SampleRunError};
 use stockman::run::{on_stack, stack_bytes};
-use stockman::stochastic::{BernoulliTree, SampleError, SampleOptions, Sampler};
+use stockman::stochastic::{check_reads, BernoulliTree, SampleError, SampleKnob, SampleOptions, Sampler};
 use stockman::{Algorithm, Role, SearchOptions};
 
 /// A value error naming the argument.
@@ -45,6 +45,9 @@ fn means(tree: &str, root: Role) -> PyResult<Option<BernoulliTree>> {
 
 /// The library's error, with the argument that sets the value.
 fn named(e: SampleRunError) -> PyErr {
+    if let SampleRunError::Options(u @ SampleError::Unread { knob, .. }) = &e {
+        return PyValueError::new_err(u.unread(&format!("{}=", knob.name())));
+    }
     let name = match &e {
         SampleRunError::Options(SampleError::Delta(_)) => "delta",
         SampleRunError::Options(SampleError::Epsilon(_)) => "epsilon",
@@ -68,12 +71,25 @@ pub(crate) struct Options {
     seed: u64,
     rate: String,
     interval: String,
-    sampling: String,
+    /// `None`: not given (the default rule, and no sampler need read it).
+    sampling: Option<String>,
     threshold: Option<f64>,
 }
 
 impl Options {
-    fn parse(&self) -> PyResult<SampleOptions> {
+    /// The options for `samplers`, refusing a knob none of them reads.
+    fn parse(&self, samplers: &[Sampler]) -> PyResult<SampleOptions> {
+        let given = SampleKnob::ALL.into_iter().map(|k| {
+            let on = match k {
+                SampleKnob::Sampling => self.sampling.is_some(),
+            };
+            (k, on)
+        });
+        check_reads(samplers, given).map_err(|e| named(SampleRunError::Options(e)))?;
+        let rule = match &self.sampling {
+            Some(r) => r.parse().map_err(|e| bad("sampling", e))?,
+            None => SampleOptions::default().rule,
+        };
         Ok(SampleOptions {
             delta: self.delta,
             epsilon: self.epsilon,
@@ -81,7 +97,7 @@ impl Options {
             seed: self.seed,
             rate: self.rate.parse().map_err(|e| bad("rate", e))?,
             interval: self.interval.parse().map_err(|e: String| bad("interval", e))?,
-            rule: self.sampling.parse().map_err(|e| bad("sampling", e))?,
+            rule,
             threshold: self.threshold,
         })
     }
@@ -111,7 +127,7 @@ pub(crate) fn sample<'py>(
     let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
     let source = source(tree, root)?;
     let samplers = samplers(algorithms, options.threshold)?;
-    let opts = options.parse()?;
+    let opts = options.parse(&samplers)?;
     let rows = py
         .allow_threads(|| sample_rows(&source, &samplers, &opts, runs))
         .map_err(named)?;
@@ -137,7 +153,7 @@ pub(crate) fn sample_trace_json(
     let root: Role = root.parse().map_err(|e: String| bad("root", e))?;
     let tree = one_tree(tree, root)?;
     let sampler: Sampler = algorithm.parse().map_err(|e| bad("algorithm", e))?;
-    let opts = options.parse()?;
+    let opts = options.parse(&[sampler])?;
     let row = py
         .allow_threads(|| sample_trace(&tree, sampler, &opts))
         .map_err(named)?;
@@ -164,7 +180,7 @@ pub(crate) fn sample_html(
         .iter()
         .map(|a| a.parse::<Algorithm>().map_err(|e| bad("compare", e)))
         .collect::<PyResult<Vec<_>>>()?;
-    let opts = options.parse()?;
+    let opts = options.parse(&samplers)?;
     for &s in &samplers {
         opts.validate(s).map_err(|e| named(SampleRunError::Options(e)))?;
     }

@@ -411,3 +411,18 @@ def test_a_setting_no_requested_algorithm_reads_is_refused():
     with pytest.raises(ValueError, match="memory= is read only by rsearch"):
         stockman.solve(TEXTBOOK, ["sss", "gsearch"], memory=10)
     assert stockman.solve(TEXTBOOK, "rsearch", memory=10, select="upper")[0]["value"] == 3
+
+
+def test_an_unread_sampling_rule_is_refused_and_the_smallest_delta_ends_by_its_rule():
+    # Issue 63: sampling= is read by murphy and bns-murphy only (the
+    # samplers' table); it was ignored with lucb-mcts. delta=5e-324 made the
+    # exploration level infinite, so every run went to its budget.
+    means = "[[0.1, 0.2], [0.8, 0.9]]"
+    with pytest.raises(ValueError, match=r"sampling= is read only by murphy, bns-murphy; .*\(lucb-mcts\)"):
+        stockman.sample(means, "lucb-mcts", sampling="thompson")
+    with pytest.raises(ValueError, match="sampling= is read only by murphy, bns-murphy"):
+        stockman.sample_trace(means, "ugape-mcts", sampling="lcb")
+    assert len(stockman.sample(means, ["lucb-mcts", "bns-murphy"], sampling="thompson")) == 2
+    for delta in (5e-324, 0.999999):
+        for row in stockman.sample(means, ["lucb-mcts", "ugape-mcts", "uniform", "bns-murphy"], delta=delta):
+            assert (row["best_move"], row["unsure"]) == (1, 0), (delta, row)

@@ -401,7 +401,7 @@ def sample(
     seed: int = 0,
     rate: str = "proven",
     interval: str = "kl",
-    sampling: str = "murphy",
+    sampling: Optional[str] = None,
     threshold: Optional[float] = None,
     runs: int = 1,
     root: str = "max",
@@ -427,8 +427,9 @@ def sample(
     drawn this many; ``seed``: the samples' seed; ``rate``: ``"proven"``
     or ``"heuristic"`` (no union over the leaves; not covered by the
     proof); ``interval``: ``"kl"`` or ``"hoeffding"``; ``sampling``: the
-    threshold tests' rule, ``"murphy"``, ``"thompson"``, ``"lcb"`` or
-    ``"uniform"``; ``runs``: repeat each search (run ``i``: seed ``seed +
+    threshold tests' rule, ``"murphy"`` (the default), ``"thompson"``,
+    ``"lcb"`` or ``"uniform"``, read by ``murphy`` and ``bns-murphy`` only (a
+    ``ValueError`` if no search asked for reads it); ``runs``: repeat each search (run ``i``: seed ``seed +
     i`` and, for a random spec, the tree of the spec's seed plus ``i``) and
     report ``wrong``, ``error_rate`` and the samples' mean, min and max.
 
@@ -461,12 +462,14 @@ def _sample_options(
     seed: int,
     rate: str,
     interval: str,
-    sampling: str,
+    sampling: Optional[str],
     threshold: Optional[float],
 ) -> Dict[str, Any]:
     """The stochastic searches' options, checked for type and range."""
-    for name, value in (("rate", rate), ("interval", interval), ("sampling", sampling)):
+    for name, value in (("rate", rate), ("interval", interval)):
         _text(name, value)
+    if sampling is not None:
+        _text("sampling", sampling)
     return {
         "delta": _float("delta", delta),
         "epsilon": _float("epsilon", epsilon),
@@ -558,7 +561,7 @@ def sample_trace(
     seed: int = 0,
     rate: str = "proven",
     interval: str = "kl",
-    sampling: str = "murphy",
+    sampling: Optional[str] = None,
     threshold: Optional[float] = None,
     root: str = "max",
     compare: Union[None, str, Sequence[str]] = ("alphabeta", "sss"),
