@@ -17,14 +17,18 @@ use stockman::{ExplicitTree, Playable, RandomSpec, Role};
 #[pyclass(module = "stockman._stockman", frozen)]
 pub(crate) struct RandomTree {
     spec: RandomSpec,
+    /// The spec as given: whether it names its root (`root=max` too) is
+    /// known only from the text.
+    text: String,
 }
 
 #[pymethods]
 impl RandomTree {
     #[new]
     fn new(spec: &str) -> PyResult<RandomTree> {
+        let text = spec.to_owned();
         let spec = RandomSpec::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(RandomTree { spec })
+        Ok(RandomTree { spec, text })
     }
 
     fn __repr__(&self) -> String {
@@ -142,16 +146,10 @@ pub(crate) fn resolve(obj: &Bound<'_, PyAny>, root: Option<&str>) -> PyResult<So
             .map_err(|e| PyValueError::new_err(format!("tree: {e}")));
     }
     if let Ok(t) = obj.downcast::<RandomTree>() {
-        let mut spec = t.get().spec.clone();
-        if let Some(asked) = asked {
-            // A spec's root=min and root="max" is a conflict, never a silent choice.
-            if spec.root_role == Role::Min && asked == Role::Max {
-                return Err(PyValueError::new_err(
-                    "root: the tree's spec says root=min but root=\"max\" was asked for: drop one of the two",
-                ));
-            }
-            spec.root_role = asked;
-        }
+        // A spec that names its root (root=min or root=max) and another
+        // root= asked is a conflict, never a silent choice.
+        let spec = RandomSpec::parse_with_root(&t.get().text, asked)
+            .map_err(|e| PyValueError::new_err(format!("root: {e}")))?;
         return Ok(Source::Random(stockman::RandomTree::new(spec)));
     }
     let not_for_games = |what: &str| {

@@ -413,6 +413,20 @@ def test_a_setting_no_requested_algorithm_reads_is_refused():
     assert stockman.solve(TEXTBOOK, "rsearch", memory=10, select="upper")[0]["value"] == 3
 
 
+def test_a_random_spec_that_names_its_root_conflicts_with_the_other_root_both_ways():
+    # Either way round: the spec's root= and the keyword's are one choice.
+    for spec_root, asked in (("min", "max"), ("max", "min")):
+        tree = stockman.random_tree(f"width=2,depth=2,seed=1,root={spec_root}")
+        with pytest.raises(ValueError, match="drop one of the two"):
+            stockman.solve(tree, "minimax", root=asked)
+    # Agreeing, or one side only, is fine: 368 is the MIN root's value.
+    tree = stockman.random_tree("width=2,depth=2,seed=1,root=min")
+    assert stockman.solve(tree, "minimax", root="min")[0]["value"] == 368
+    assert stockman.solve(tree, "minimax")[0]["value"] == 368
+    plain = stockman.random_tree("width=2,depth=2,seed=1")
+    assert stockman.solve(plain, "minimax", root="min")[0]["value"] == 368
+
+
 def test_an_unread_sampling_rule_is_refused_and_the_smallest_delta_ends_by_its_rule():
     # Issue 63: sampling= is read by murphy and bns-murphy only (the
     # samplers' table); it was ignored with lucb-mcts. delta=5e-324 made the
