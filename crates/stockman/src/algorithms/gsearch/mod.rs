@@ -51,7 +51,7 @@
 //! bounds (a scan of every child made a root of 70,000 moves
 //! quadratic, issue 63), and a chain or comb of any depth costs a few nodes
 //! a leaf. Under `widest`, whose bounds are not tight, every node caches
-//! the best tip below it and a segment tree of its children's ([`widest`]):
+//! the best tip below it and a segment tree of its children's (`widest.rs`):
 //! a leaf costs the nodes whose bounds or windows it moved and the part of
 //! the path that turns, `O(log w)` each, and the subtrees whose cached tip
 //! a narrowed window made narrower (asked again, each the same way); a node

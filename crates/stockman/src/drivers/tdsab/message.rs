@@ -14,7 +14,7 @@ const MAX_PATH: usize = MAX_SPREAD as usize;
 const MAX_REASON: usize = 1000;
 
 /// The most bytes any message takes: an `Abort` with its longest reason
-/// (9 bytes and [`MAX_REASON`]), more than a `Search` with its longest
+/// (9 bytes and `MAX_REASON`), more than a `Search` with its longest
 /// path (33 and 4 a ply of [`MAX_SPREAD`]: 289) or a `Report` (141). A
 /// transport may refuse anything longer: it did not come from this code.
 pub const MAX_MESSAGE_BYTES: usize = 9 + MAX_REASON;
