@@ -238,6 +238,22 @@ impl Game for Turning {
     }
 }
 
+/// A random tree of values 0..9 (a MIN root for even seeds), and the
+/// same tree as a [`Turning`] game.
+fn turning(width: u64, depth: u64, seed: u64) -> (ExplicitTree, Turning) {
+    let spec = stockman::RandomSpec::parse(&format!("width={width},depth={depth},seed={seed},range=0..9")).unwrap();
+    let spec = stockman::RandomSpec {
+        root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
+        ..spec
+    };
+    let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+    let game = Turning {
+        tree: tree.clone(),
+        calls: AtomicU64::new(seed),
+    };
+    (tree, game)
+}
+
 /// A game whose move order changes between calls: every algorithm's
 /// value holds, on any number of threads (the searches that keep a tree
 /// read each node's list once, when they expand it; the best moves are
@@ -248,17 +264,8 @@ fn a_game_whose_move_order_turns_keeps_every_value_on_threads() {
     let mut checked = 0;
     let algorithms: Vec<Algorithm> = Algorithm::ALL.to_vec();
     for seed in 1..=12u64 {
-        let spec = stockman::RandomSpec::parse(&format!("width=4,depth=4,seed={seed},range=0..9")).unwrap();
-        let spec = stockman::RandomSpec {
-            root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
-            ..spec
-        };
-        let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+        let (tree, game) = turning(4, 4, seed);
         let value = value_of(&tree);
-        let game = Turning {
-            tree: tree.clone(),
-            calls: AtomicU64::new(seed),
-        };
         for (threads, how) in [(1, Parallel::default()), (4, Parallel::Abdada), (4, Parallel::LazySmp)] {
             let request = Settings {
                 algorithms: Some(algorithms.clone()),
@@ -399,18 +406,8 @@ fn a_game_whose_move_order_turns_gets_a_best_move_that_holds_from_the_depth_firs
         Algorithm::Bns,
     ];
     for seed in 1..=40u64 {
-        let width = 2 + seed % 5;
-        let spec = stockman::RandomSpec::parse(&format!("width={width},depth=5,seed={seed},range=0..9")).unwrap();
-        let spec = stockman::RandomSpec {
-            root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
-            ..spec
-        };
-        let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
+        let (tree, game) = turning(2 + seed % 5, 5, seed);
         let value = value_of(&tree);
-        let game = Turning {
-            tree: tree.clone(),
-            calls: AtomicU64::new(seed),
-        };
         for (threads, how) in [(1, Parallel::default()), (4, Parallel::Abdada), (4, Parallel::LazySmp)] {
             for iterative in [false, true] {
                 let request = Settings {
