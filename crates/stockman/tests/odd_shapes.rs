@@ -243,7 +243,7 @@ impl Game for Turning {
 fn turning(width: u64, depth: u64, seed: u64) -> (ExplicitTree, Turning) {
     let spec = stockman::RandomSpec::parse(&format!("width={width},depth={depth},seed={seed},range=0..9")).unwrap();
     let spec = stockman::RandomSpec {
-        root_role: if seed % 2 == 0 { Role::Min } else { Role::Max },
+        root_role: if seed.is_multiple_of(2) { Role::Min } else { Role::Max },
         ..spec
     };
     let tree = ExplicitTree::from_game(&stockman::RandomTree::new(spec), None, 100_000).unwrap();
