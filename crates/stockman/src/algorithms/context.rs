@@ -114,16 +114,9 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
     }
 
     /// The root's move `i`, as the search's list has it (the one
-    /// [`Context::push_moves`] keeps); a root never expanded asks the game.
-    pub fn root_move(&self, root: &G::Position, i: usize) -> Option<G::Move> {
-        match &self.root_moves {
-            Some(moves) => moves.get(i).copied(),
-            None => {
-                let mut moves = Vec::new();
-                self.game.moves(root, &mut moves);
-                moves.get(i).copied()
-            }
-        }
+    /// [`Context::push_moves`] keeps; a root never expanded is listed now).
+    pub fn root_move(&mut self, root: &G::Position, i: usize) -> Option<G::Move> {
+        self.root_moves(root).get(i).copied()
     }
 
     /// Drops the move lists from `start` on (a node's, and any left above it).
