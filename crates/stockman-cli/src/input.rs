@@ -8,7 +8,12 @@ use stockman::{ExplicitTree, RandomSpec, RandomTree, Role};
 /// `--root` ([`ExplicitTree::parse_file`]); errors carry `FILE:LINE:COLUMN`.
 pub fn read_tree(path: &Path, root: Option<Role>) -> Result<ExplicitTree> {
     let text = read_text(path)?;
-    ExplicitTree::parse_file(&text, root).map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+    ExplicitTree::parse_file(&text, root).map_err(|e| placed(path, e))
+}
+
+/// A tree file's parse error as `FILE:LINE:COLUMN: what`.
+pub fn placed(path: &Path, e: stockman::ParseError) -> anyhow::Error {
+    anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind)
 }
 
 /// Reads a tree file's text: a regular file of UTF-8 (errors name the place).

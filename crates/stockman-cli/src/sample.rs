@@ -1,7 +1,7 @@
 //! `stockman solve` on Bernoulli trees: the stochastic searches' flags,
 //! and their rows (thin: the runs and their summary are the run layer's).
 
-use crate::input::read_text;
+use crate::input::{placed, read_text};
 use crate::trace::TraceArgs;
 use crate::Format;
 use anyhow::{bail, Context, Result};
@@ -192,10 +192,8 @@ fn one_tree(tree: Option<&Path>, random: Option<&str>, root: Option<Role>) -> Re
 /// errors carry `FILE:LINE:COLUMN`.
 fn read_means(path: &Path, root: Option<Role>) -> Result<BernoulliTree> {
     let text = read_text(path)?;
-    let place = |e: stockman::ParseError| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind);
-    let root = stockman::resolve_root(&text, root).map_err(place)?;
-    BernoulliTree::parse(&text, root)
-        .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))
+    let root = stockman::resolve_root(&text, root).map_err(|e| placed(path, e))?;
+    BernoulliTree::parse(&text, root).map_err(|e| placed(path, e))
 }
 
 /// The library's words, with the flag that sets the value.
