@@ -174,7 +174,7 @@ impl Engine {
     /// # Errors
     /// A limit that stops even the first iteration, or what the algorithm
     /// reports (for example [`SearchError::NoHash`]).
-    pub fn best_move<G: Game<Move: Sync> + Sync>(
+    pub fn best_move<G: Game<Move: Send + Sync> + Sync>(
         &mut self,
         game: &G,
         limits: &Limits,
@@ -203,7 +203,7 @@ impl Engine {
     /// engine.best_move_observed(&TicTacToe::new(), &Limits { depth: Some(3), ..Limits::default() }, &mut seen).unwrap();
     /// assert_eq!(seen.0, [1, 2, 3]);
     /// ```
-    pub fn best_move_observed<G: Game<Move: Sync> + Sync, O: Observer>(
+    pub fn best_move_observed<G: Game<Move: Send + Sync> + Sync, O: Observer>(
         &mut self,
         game: &G,
         limits: &Limits,

@@ -51,7 +51,9 @@ pub trait Game {
     /// A node of the tree: everything needed to generate its moves and evaluate it.
     type Position: Clone + Debug;
     /// A move; `moves` lists them in search order.
-    type Move: Copy + PartialEq + Debug;
+    /// (`'static`: a parallel search hands one root list to its threads
+    /// with its type erased, see [`Table`](crate::Table).)
+    type Move: Copy + PartialEq + Debug + 'static;
 
     /// The root position of the search.
     fn root(&self) -> Self::Position;
@@ -396,48 +398,6 @@ impl<G: Game> Game for Narrowed<G> {
         self.game.moves(pos, out);
         if out.len() - start > self.width && self.game.moves_left_hint(pos).unwrap_or(u32::MAX) >= self.min_left {
             out.truncate(start + self.width);
-        }
-    }
-    #[inline]
-    fn evaluate(&self, pos: &Self::Position) -> Value {
-        self.game.evaluate(pos)
-    }
-}
-
-/// A game whose root's moves are generated once and then read from that
-/// list: a search on many threads shares it, so that a root move index
-/// (one thread's table entry, read by another; the index the answer names)
-/// names the same move on every thread even for a game whose
-/// [`Game::moves`] order changes between calls. The root is known by its
-/// [`Game::hash`] (its transpositions get the same list, which is theirs
-/// too); a game without a hash is passed through unchanged.
-pub(crate) struct PinnedRoot<'a, G: Game> {
-    game: &'a G,
-    key: Option<u64>,
-    moves: Vec<G::Move>,
-}
-
-impl<'a, G: Game> PinnedRoot<'a, G> {
-    /// `game` with the root's moves as `game.moves` gives them now.
-    pub(crate) fn new(game: &'a G) -> Self {
-        let root = game.root();
-        let mut moves = Vec::new();
-        game.moves(&root, &mut moves);
-        PinnedRoot {
-            game,
-            key: game.hash(&root),
-            moves,
-        }
-    }
-}
-
-impl<G: Game> Game for PinnedRoot<'_, G> {
-    forward_to_game!();
-    #[inline]
-    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
-        match self.key {
-            Some(key) if self.game.hash(pos) == Some(key) => out.extend_from_slice(&self.moves),
-            _ => self.game.moves(pos, out),
         }
     }
     #[inline]

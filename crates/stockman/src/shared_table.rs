@@ -113,7 +113,14 @@ pub struct SharedHandle {
     pool: Option<Arc<NodePool>>,
     /// Whether its search is one of several on the same root ([`Table::syncs_root`]).
     team: bool,
+    /// The root's move list of the team this handle's search belongs to
+    /// ([`Table::root_moves`]), and whether it is shown.
+    root: Option<RootMoves>,
+    root_shown: bool,
 }
+
+/// A team's root move list, its type erased (a `Vec<G::Move>`).
+pub(crate) type RootMoves = Arc<dyn std::any::Any + Send + Sync>;
 
 /// [`SharedTable::clear`] refused: other clones or handles of the table
 /// live, so a search may be using it.
@@ -185,6 +192,8 @@ impl SharedTable {
             exclusive: false,
             pool: None,
             team: false,
+            root: None,
+            root_shown: true,
         }
     }
 
@@ -197,19 +206,30 @@ impl SharedTable {
             exclusive: true,
             pool: None,
             team: false,
+            root: None,
+            root_shown: true,
         }
     }
 
     /// A handle for one thread of a parallel search ([`SharedTable::exclusive_handle`]
     /// when `exclusive`, else [`SharedTable::handle`]) whose search counts its
     /// positions against `pool`, the node limit of the whole team; `team`
-    /// when other threads search the same root ([`Table::syncs_root`]).
-    pub(crate) fn team_handle(&self, exclusive: bool, pool: Option<Arc<NodePool>>, team: bool) -> SharedHandle {
+    /// when other threads search the same root ([`Table::syncs_root`]);
+    /// `root`, the team's list of the root's moves ([`Table::root_moves`]).
+    pub(crate) fn team_handle(
+        &self,
+        exclusive: bool,
+        pool: Option<Arc<NodePool>>,
+        team: bool,
+        root: Option<RootMoves>,
+    ) -> SharedHandle {
         SharedHandle {
             inner: self.inner.clone(),
             exclusive,
             pool,
             team,
+            root,
+            root_shown: true,
         }
     }
 
@@ -402,6 +422,14 @@ impl Table for SharedHandle {
 
     fn node_pool(&self) -> Option<Arc<NodePool>> {
         self.pool.clone()
+    }
+
+    fn root_moves(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        self.root.as_deref().filter(|_| self.root_shown)
+    }
+
+    fn show_root_moves(&mut self, show: bool) {
+        self.root_shown = show;
     }
 
     #[inline]

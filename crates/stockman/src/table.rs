@@ -299,6 +299,24 @@ pub trait Table {
     fn node_pool(&self) -> Option<std::sync::Arc<crate::pool::NodePool>> {
         None
     }
+
+    /// The root's moves, as a `Vec` of the game's moves, that every thread
+    /// of one parallel search reads instead of asking the game: the threads
+    /// name root moves by their index in one list (a table entry written by
+    /// one and read by another, the answer's move), even for a game whose
+    /// [`Game::moves`](crate::Game::moves) order changes between calls. Its
+    /// type is erased so that the searches are compiled once per game, not
+    /// once more for a game wrapped to pin its root. By default none.
+    #[doc(hidden)]
+    fn root_moves(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        None
+    }
+
+    /// Hides [`Table::root_moves`] (`false`) or shows it again: a search
+    /// of a narrowed game (the presearch), whose root has fewer moves,
+    /// lists them itself.
+    #[doc(hidden)]
+    fn show_root_moves(&mut self, _show: bool) {}
 }
 
 /// A borrowed table: lets a caller keep one table across several searches
@@ -342,6 +360,12 @@ impl<T: Table + ?Sized> Table for &mut T {
     }
     fn node_pool(&self) -> Option<std::sync::Arc<crate::pool::NodePool>> {
         (**self).node_pool()
+    }
+    fn root_moves(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        (**self).root_moves()
+    }
+    fn show_root_moves(&mut self, show: bool) {
+        (**self).show_root_moves(show)
     }
 }
 

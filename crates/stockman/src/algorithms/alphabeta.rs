@@ -126,6 +126,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             // One thread of a parallel search: the node limit is the team's.
             cx.budget.share(pool);
         }
+        if let Some(moves) = table.root_moves().and_then(|m| m.downcast_ref::<Vec<G::Move>>()) {
+            // And so is the root's move list.
+            cx.pin_root(moves.clone());
+        }
         Engine {
             cx,
             move_first: opts.enhancements.table_move_first,

@@ -99,6 +99,13 @@ impl<'a, G: Game, O: Observer> Context<'a, G, O> {
         start
     }
 
+    /// Makes `moves` the root's list (a team's, shared by its threads)
+    /// before the search first expands the root.
+    pub fn pin_root(&mut self, moves: Vec<G::Move>) {
+        debug_assert!(self.root_moves.is_none(), "the root is pinned before it is expanded");
+        self.root_moves = Some(moves);
+    }
+
     /// The root's moves, `root` being the root: the list every visit of
     /// the root reads ([`Context::push_moves`] at ply 0).
     pub fn root_moves(&mut self, root: &G::Position) -> &[G::Move] {

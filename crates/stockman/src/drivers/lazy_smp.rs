@@ -49,7 +49,7 @@ use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
 use crate::pool::NodePool;
 use crate::search::{Outcome, SearchError, SearchOptions};
-use crate::shared_table::{SharedHandle, SharedTable};
+use crate::shared_table::{RootMoves, SharedHandle, SharedTable};
 use crate::stats::Stats;
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -130,7 +130,7 @@ fn current_stack_size() -> Option<usize> {
 /// the calling thread's search uses `heur`. A helper that cannot be started
 /// is an error ([`SearchError::Threads`]), never a search on fewer threads.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn on_threads<G: Game<Move: Sync> + Sync, O: Observer>(
+pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
     game: &G,
     algo: Algorithm,
     opts: &SearchOptions,
@@ -143,9 +143,14 @@ pub(crate) fn on_threads<G: Game<Move: Sync> + Sync, O: Observer>(
 ) -> Result<Outcome<G::Move>, SearchError> {
     let threads = if supports(algo) { threads.max(1) } else { 1 };
     // One root list for every thread and every iteration: the table's
-    // root entries name moves by their index in it.
-    let pinned = crate::game::PinnedRoot::new(game);
-    let game = &pinned;
+    // root entries name moves by their index in it. It goes to the threads
+    // with their table handles (`Table::root_moves`), so that the searches
+    // are compiled for `G` alone, not again for a game that pins its root.
+    let root: RootMoves = {
+        let mut moves = Vec::new();
+        game.moves(&game.root(), &mut moves);
+        Arc::new(moves)
+    };
     std::thread::scope(|s| {
         let mut team = Team {
             game,
@@ -153,6 +158,7 @@ pub(crate) fn on_threads<G: Game<Move: Sync> + Sync, O: Observer>(
             table,
             exclusive,
             threads,
+            root,
             crew: Vec::new(),
             done: None,
         };
@@ -190,6 +196,8 @@ struct Team<'a, G> {
     exclusive: bool,
     /// Threads in all, the calling one included.
     threads: usize,
+    /// The root's moves, as every thread reads them.
+    root: RootMoves,
     /// Each helper's job channel.
     crew: Vec<mpsc::Sender<Job>>,
     /// Where the helpers answer.
@@ -274,7 +282,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 opts,
                 iteration,
                 obs,
-                table.team_handle(exclusive, None, false),
+                table.team_handle(exclusive, None, false, Some(self.root.clone())),
                 heur,
             );
         };
@@ -284,7 +292,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
             let job = Job {
                 opts: helper_options(opts, i + 1, &stop, !exclusive, iteration.is_some()),
                 iteration,
-                handle: table.team_handle(exclusive, pool.clone(), true),
+                handle: table.team_handle(exclusive, pool.clone(), true, Some(self.root.clone())),
             };
             // A helper whose thread is gone has panicked; its answer (the
             // panic) is already waiting below.
@@ -300,7 +308,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 opts,
                 iteration,
                 obs,
-                table.team_handle(exclusive, pool, true),
+                table.team_handle(exclusive, pool, true, Some(self.root.clone())),
                 heur,
             )
         };

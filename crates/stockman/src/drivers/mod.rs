@@ -251,9 +251,12 @@ impl Algorithm {
             ..opts.clone()
         };
         let start = std::time::Instant::now();
-        let pre = self
-            .dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window)
-            .map_err(SearchError::unproven)?;
+        // The narrowed root lists its own (fewer) moves, not a team's list
+        // of the game's (the presearch's root entry is only a hint).
+        table.show_root_moves(false);
+        let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window);
+        table.show_root_moves(true);
+        let pre = pre.map_err(SearchError::unproven)?;
         // The limits hold for both searches together.
         let rest = SearchOptions {
             limits: Limits {
@@ -286,7 +289,7 @@ impl Parallel {
     /// ([`lazy_smp`], [`abdada`]), with the calling thread's heuristics
     /// kept by the caller (the [`Engine`](crate::Engine) keeps them across moves).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn search_kept<G: Game<Move: Sync> + Sync, O: Observer>(
+    pub(crate) fn search_kept<G: Game<Move: Send + Sync> + Sync, O: Observer>(
         self,
         game: &G,
         algo: Algorithm,

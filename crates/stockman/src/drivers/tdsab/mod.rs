@@ -694,14 +694,24 @@ pub fn search<G: Game, T: Transport>(
             algorithm: opts.algorithm.name(),
         });
     }
-    let out = match opts.scheme {
+    let me = net.rank();
+    // A panic (a bug in the game, or here) is this rank's error like any
+    // other, so the others hear of it below instead of waiting for a rank
+    // that is gone (over MPI the process would otherwise die alone).
+    let run = std::panic::AssertUnwindSafe(|| match opts.scheme {
         Scheme::Tdsab => Rank::new(game, opts, net, epoch).and_then(|mut rank| {
             // The clock starts once the table is made (its allocation is not search).
             let start = Instant::now();
             serve_or_drive(game, opts, &mut rank, start)
         }),
         Scheme::RootSplit => root_split::search(game, opts, net, epoch),
-    };
+    });
+    let out = std::panic::catch_unwind(run).unwrap_or_else(|p| {
+        Err(SearchError::Distributed(format!(
+            "rank {me} panicked: {}",
+            crate::search::panic_text(&*p)
+        )))
+    });
     if let Err(e) = &out {
         // An error that came as another rank's Abort is already known to
         // all; the others are told, so that no rank waits for this one.

@@ -5,8 +5,7 @@ use super::{search, Distributed, TdsabOptions};
 use crate::game::Game;
 use crate::search::SearchError;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How ranks send each other bytes: one-way, asynchronous, in order
 /// between any two ranks. A message is at most
@@ -49,27 +48,18 @@ pub struct LocalWorld {
     me: usize,
     to: Vec<Sender<(usize, Vec<u8>)>>,
     from: Receiver<(usize, Vec<u8>)>,
-    /// Why the world stopped (a rank panicked), seen by every rank's
-    /// `recv`: the others would otherwise wait for it forever.
-    down: Arc<Mutex<Option<String>>>,
 }
-
-/// The longest a [`LocalWorld`] rank waits between two looks at whether
-/// the world stopped.
-const LOOK_EVERY: Duration = Duration::from_millis(20);
 
 impl LocalWorld {
     /// `n` ranks' transports, rank `i` at index `i`.
     pub fn new(n: usize) -> Vec<LocalWorld> {
         let (to, from): (Vec<_>, Vec<_>) = (0..n).map(|_| channel()).unzip();
-        let down = Arc::new(Mutex::new(None));
         from.into_iter()
             .enumerate()
             .map(|(me, from)| LocalWorld {
                 me,
                 to: to.clone(),
                 from,
-                down: down.clone(),
             })
             .collect()
     }
@@ -88,16 +78,9 @@ impl LocalWorld {
                 .map(|mut w| {
                     std::thread::Builder::new()
                         .stack_size((64usize << 20) + opts.depth.or(opts.max_plies).unwrap_or(200) as usize * 4096)
-                        .spawn_scoped(s, move || {
-                            let (me, down) = (w.me, w.down.clone());
-                            let run = std::panic::AssertUnwindSafe(|| search(game, opts, &mut w, 0));
-                            std::panic::catch_unwind(run).unwrap_or_else(|p| {
-                                // Every rank's next look stops it with this message.
-                                let why = format!("rank {me} panicked: {}", crate::search::panic_text(&*p));
-                                *down.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.clone());
-                                Err(SearchError::Distributed(why))
-                            })
-                        })
+                        // A rank's panic is caught by `search`, which tells
+                        // the others (as over MPI).
+                        .spawn_scoped(s, move || search(game, opts, &mut w, 0))
                         .map_err(|e| SearchError::Distributed(format!("cannot start a rank's thread: {e}")))
                 })
                 .collect();
@@ -151,18 +134,10 @@ impl Transport for LocalWorld {
         Ok(())
     }
     fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, TransportError> {
-        let until = Instant::now().checked_add(wait);
-        loop {
-            if let Some(why) = self.down.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-                return Err(TransportError(format!("the search stopped: {why}")));
-            }
-            let left = until.map_or(LOOK_EVERY, |u| u.saturating_duration_since(Instant::now()));
-            match self.from.recv_timeout(left.min(LOOK_EVERY)) {
-                Ok(m) => return Ok(Some(m)),
-                Err(RecvTimeoutError::Timeout) if left <= LOOK_EVERY => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Err(TransportError("every other rank is gone".into())),
-            }
+        match self.from.recv_timeout(wait) {
+            Ok(m) => Ok(Some(m)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(TransportError("every other rank is gone".into())),
         }
     }
 }
