@@ -519,20 +519,20 @@ impl Budget {
                 partial: Partial::default(),
             });
         }
-        if let Some(pool) = &self.pool {
-            if stats.nodes > self.reserved {
-                match pool.take() {
-                    0 => {
-                        stats.nodes -= 1;
-                        stats.time_us = self.elapsed_us();
-                        return Err(SearchError::NodeLimit {
-                            limit: pool.limit(),
-                            stats: *stats,
-                            partial: Partial::default(),
-                        });
-                    }
-                    chunk => self.reserved += chunk,
+        if let Some(pool) = &self.pool
+            && stats.nodes > self.reserved
+        {
+            match pool.take() {
+                0 => {
+                    stats.nodes -= 1;
+                    stats.time_us = self.elapsed_us();
+                    return Err(SearchError::NodeLimit {
+                        limit: pool.limit(),
+                        stats: *stats,
+                        partial: Partial::default(),
+                    });
                 }
+                chunk => self.reserved += chunk,
             }
         }
         if stats.nodes >= self.next_clock_check {
@@ -540,15 +540,15 @@ impl Budget {
             if let Some(p) = &self.progress {
                 p.store(stats.nodes, Ordering::Relaxed);
             }
-            if let Some(limit) = self.time_limit {
-                if self.start.elapsed() > limit {
-                    stats.time_us = self.elapsed_us();
-                    return Err(SearchError::TimeLimit {
-                        limit,
-                        stats: *stats,
-                        partial: Partial::default(),
-                    });
-                }
+            if let Some(limit) = self.time_limit
+                && self.start.elapsed() > limit
+            {
+                stats.time_us = self.elapsed_us();
+                return Err(SearchError::TimeLimit {
+                    limit,
+                    stats: *stats,
+                    partial: Partial::default(),
+                });
             }
             if self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
                 stats.time_us = self.elapsed_us();

@@ -136,13 +136,13 @@ pub(crate) fn check_megabytes(mb: usize) -> Result<(), TableError> {
             kind: TableErrorKind::OutOfRange,
         });
     }
-    if let Some(phys) = physical_memory_mb() {
-        if mb as u64 > phys {
-            return Err(TableError {
-                megabytes: mb,
-                kind: TableErrorKind::OverPhysicalMemory(phys),
-            });
-        }
+    if let Some(phys) = physical_memory_mb()
+        && mb as u64 > phys
+    {
+        return Err(TableError {
+            megabytes: mb,
+            kind: TableErrorKind::OverPhysicalMemory(phys),
+        });
     }
     Ok(())
 }

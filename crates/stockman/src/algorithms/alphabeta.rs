@@ -202,10 +202,10 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
         }
         if self.killers {
             for k in self.heur.killers(ply).into_iter().flatten() {
-                if let Some(i) = (0..n).find(|&i| key(i) == k) {
-                    if !list.contains(&(i as u32)) {
-                        list.push(i as u32);
-                    }
+                if let Some(i) = (0..n).find(|&i| key(i) == k)
+                    && !list.contains(&(i as u32))
+                {
+                    list.push(i as u32);
                 }
             }
         }
@@ -512,16 +512,18 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
     ) -> Result<Value, Stop> {
         self.cx.visit()?;
         self.exact = false;
-        if self.root_sync && ply > 0 && self.cx.stats.nodes.is_multiple_of(SYNC_EVERY) {
-            if let Some(settled) = self.root_settled() {
-                // Unwind without storing anything (the error path stores
-                // nothing and releases every claim); `search` answers.
-                self.superseded = Some(settled);
-                return Err(Box::new(crate::search::SearchError::Stopped {
-                    stats: Default::default(),
-                    partial: Default::default(),
-                }));
-            }
+        if self.root_sync
+            && ply > 0
+            && self.cx.stats.nodes.is_multiple_of(SYNC_EVERY)
+            && let Some(settled) = self.root_settled()
+        {
+            // Unwind without storing anything (the error path stores
+            // nothing and releases every claim); `search` answers.
+            self.superseded = Some(settled);
+            return Err(Box::new(crate::search::SearchError::Stopped {
+                stats: Default::default(),
+                partial: Default::default(),
+            }));
         }
         if O::WINDOWS {
             self.cx.obs.window(&self.cx.path, alpha, beta);
@@ -553,11 +555,12 @@ impl<'a, G: Game, O: Observer, T: Table> Engine<'a, G, O, T> {
             Some(k) if self.abdada => Some(k ^ test_mark(alpha, beta)),
             _ => None,
         };
-        if let Some(k) = claim {
-            if exclusive && self.table.busy(k, draft) {
-                self.deferred = true;
-                return Ok(0);
-            }
+        if let Some(k) = claim
+            && exclusive
+            && self.table.busy(k, draft)
+        {
+            self.deferred = true;
+            return Ok(0);
         }
         let start = self.cx.push_moves(pos, ply);
         let n = self.cx.stack.len() - start;

@@ -120,7 +120,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
 
     /// The moves of `pos` at `ply` into `self.moves` (none at the horizon);
     /// the root's (asked for once, at ply 0) are kept.
-    fn gen(&mut self, pos: &G::Position, ply: u32) {
+    fn generate(&mut self, pos: &G::Position, ply: u32) {
         self.moves.clear();
         if ply < self.horizon {
             self.game.moves(pos, &mut self.moves);
@@ -140,7 +140,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         h: Value,
         pool: &mut Vec<G::Move>,
     ) -> Result<Entry<G::Position>, SearchError> {
-        self.gen(&child, ply);
+        self.generate(&child, ply);
         if self.moves.is_empty() {
             return Ok(Entry {
                 pos: child,
@@ -281,7 +281,7 @@ impl<'a, G: Game, O: Observer> Recursive<'a, G, O> {
         if *status == Status::Unexpanded {
             if !is_virtual {
                 self.budget.visit(&mut self.stats)?;
-                self.gen(pos, ply);
+                self.generate(pos, ply);
                 if self.moves.is_empty() {
                     // A leaf: evaluate once, solved for good.
                     self.stats.leaf_evals += 1;

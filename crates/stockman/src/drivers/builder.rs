@@ -169,10 +169,10 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         // `NoTable`: `T::ENABLED` is a constant), a shared table's handle,
         // and `&mut AnyTable`, which the searches that make their own
         // table use too.
-        if T::ENABLED {
-            if let Some(t) = table {
-                return through.run(game, &mut observer, t, heur);
-            }
+        if T::ENABLED
+            && let Some(t) = table
+        {
+            return through.run(game, &mut observer, t, heur);
         }
         match shared {
             Some(s) => through.run(game, &mut observer, s.handle(), heur),

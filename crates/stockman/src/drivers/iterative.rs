@@ -200,13 +200,13 @@ pub(crate) fn deepen<G: Game, O: Observer>(
         }
         // A game program's budget: no iteration starts after the soft
         // limit, since it would most likely be cut off unfinished.
-        if let Some(soft) = opts.limits.soft_time {
-            if start.elapsed() >= soft {
-                return Ok(Outcome {
-                    stopped_by: Some(Limit::Time(soft)),
-                    ..out
-                });
-            }
+        if let Some(soft) = opts.limits.soft_time
+            && start.elapsed() >= soft
+        {
+            return Ok(Outcome {
+                stopped_by: Some(Limit::Time(soft)),
+                ..out
+            });
         }
         last = Some(out);
         depth += 1;

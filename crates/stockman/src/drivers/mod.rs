@@ -211,12 +211,12 @@ impl Algorithm {
         // `T::ENABLED` alone, a constant, so that no presearch is compiled
         // for a search without a table (the build instantiates every
         // algorithm once per table type: fewer types, a faster build).
-        if T::ENABLED {
-            if let Some(p) = opts.enhancements.presearch {
-                if opts.limits.depth.is_none() && self.capabilities().table != TableUse::None {
-                    return self.presearched(game, opts, obs, table, heur, window, p);
-                }
-            }
+        if T::ENABLED
+            && let Some(p) = opts.enhancements.presearch
+            && opts.limits.depth.is_none()
+            && self.capabilities().table != TableUse::None
+        {
+            return self.presearched(game, opts, obs, table, heur, window, p);
         }
         self.dispatch(game, opts, obs, table, heur, window)
     }

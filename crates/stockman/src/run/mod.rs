@@ -193,14 +193,14 @@ impl Runner {
     /// # Errors
     /// The table cannot be allocated.
     pub fn prepare(&mut self, size: TableSize) -> Result<(), TableError> {
-        if let TableSize::Megabytes(mb) = size {
-            if self.table.is_none() || self.megabytes != mb {
-                self.table = None; // free the old one before asking for the new
-                let mut t = AnyTable::try_new(size)?;
-                t.touch();
-                self.table = Some(t);
-                self.megabytes = mb;
-            }
+        if let TableSize::Megabytes(mb) = size
+            && (self.table.is_none() || self.megabytes != mb)
+        {
+            self.table = None; // free the old one before asking for the new
+            let mut t = AnyTable::try_new(size)?;
+            t.touch();
+            self.table = Some(t);
+            self.megabytes = mb;
         }
         Ok(())
     }
@@ -399,14 +399,14 @@ fn finish<R: Game>(
         },
         Err(e) => {
             let mut s = Solution::failed(algorithm, deepened, e);
-            if let Some(p) = s.error.as_ref().and_then(|e| e.partial()).copied() {
-                if p.is_known() {
-                    s.proven = Some((p.lower, p.upper));
-                    s.best_index = p.best_index;
-                    s.best_move = p
-                        .best_index
-                        .and_then(|i| alphabeta::nth_move(root_game, &root_game.root(), i));
-                }
+            if let Some(p) = s.error.as_ref().and_then(|e| e.partial()).copied()
+                && p.is_known()
+            {
+                s.proven = Some((p.lower, p.upper));
+                s.best_index = p.best_index;
+                s.best_move = p
+                    .best_index
+                    .and_then(|i| alphabeta::nth_move(root_game, &root_game.root(), i));
             }
             s
         }

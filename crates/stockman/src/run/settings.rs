@@ -165,13 +165,13 @@ impl Settings {
             None if game => TableSize::Megabytes(DEFAULT_GAME_TABLE_MB),
             None => TableSize::Unbounded,
         };
-        if let TableSize::Megabytes(mb) = table {
-            if !(1..=crate::table::MAX_TABLE_MB).contains(&mb) {
-                return Err(RunError::Table(TableError {
-                    megabytes: mb,
-                    kind: crate::table::TableErrorKind::OutOfRange,
-                }));
-            }
+        if let TableSize::Megabytes(mb) = table
+            && !(1..=crate::table::MAX_TABLE_MB).contains(&mb)
+        {
+            return Err(RunError::Table(TableError {
+                megabytes: mb,
+                kind: crate::table::TableErrorKind::OutOfRange,
+            }));
         }
         let engine = self.iterative;
         let etc_from = match kind {

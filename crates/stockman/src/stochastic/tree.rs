@@ -295,7 +295,7 @@ impl BernoulliTree {
         values
             .iter()
             .enumerate()
-            .filter(|(_, &v)| match self.root_role {
+            .filter(|&(_, &v)| match self.root_role {
                 Role::Max => v >= best - epsilon,
                 Role::Min => v <= best + epsilon,
             })

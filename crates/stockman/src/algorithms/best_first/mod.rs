@@ -893,11 +893,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             } else {
                 None
             };
-            if let Head::Node(j, Status::Solved, h) = head {
-                if j == root {
-                    self.emit(popped, Gamma::Finish);
-                    break h;
-                }
+            if let Head::Node(j, Status::Solved, h) = head
+                && j == root
+            {
+                self.emit(popped, Gamma::Finish);
+                break h;
             }
             let case = self.gamma(head, &mut None)?;
             self.emit(popped, case);

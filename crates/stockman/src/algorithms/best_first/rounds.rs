@@ -211,12 +211,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                 Head::Leaf(p, _, h) => Some((p, h)),
                 _ => None,
             };
-            if let Some((p, h)) = case4 {
-                if k > 0 && self.nodes[p as usize].role == all_role && self.better_pushed_below(p, self.key(h)) {
-                    self.put_back(t.head);
-                    done.idle += 1;
-                    continue;
-                }
+            if let Some((p, h)) = case4
+                && k > 0
+                && self.nodes[p as usize].role == all_role
+                && self.better_pushed_below(p, self.key(h))
+            {
+                self.put_back(t.head);
+                done.idle += 1;
+                continue;
             }
             let case = match ready.get_mut(k) {
                 Some(ready) => self.gamma(t.head, ready)?,

@@ -210,10 +210,10 @@ impl<G: Game, O: Observer> Gsearch<'_, G, O> {
         // its end, right of it.
         let mut best = st.left[m];
         let mut turn = true;
-        if let Some(c) = center {
-            if c.key > best.0 {
-                (best, turn) = ((c.key, c.tip, m as u32), false);
-            }
+        if let Some(c) = center
+            && c.key > best.0
+        {
+            (best, turn) = ((c.key, c.tip, m as u32), false);
         }
         if st.right[m].0 > best.0 {
             (best, turn) = (st.right[m], true);

@@ -319,11 +319,11 @@ impl<'a, G: Game> Sim<'a, G> {
         let mut found = false;
         while let Some(c) = stack.pop() {
             let node = &self.nodes[c as usize];
-            if let Some((_, m)) = node.state {
-                if self.better(m, h) {
-                    found = true;
-                    break;
-                }
+            if let Some((_, m)) = node.state
+                && self.better(m, h)
+            {
+                found = true;
+                break;
             }
             stack.extend(node.children.iter().copied().filter(|&c| c != NONE));
         }

@@ -280,22 +280,22 @@ pub(super) fn parse_fen(text: &str) -> Result<(Board, &str), ChessError> {
         }
     }
     // The clocks: two numbers, or none (EPD).
-    if let Some((w, r)) = next_word(rest) {
-        if w.bytes().all(|b| b.is_ascii_digit()) || w.starts_with('-') {
-            fields.push(w);
-            rest = r;
-            match next_word(rest) {
-                Some((w, r)) if w != "moves" => {
-                    fields.push(w);
-                    rest = r;
-                }
-                _ => {
-                    return Err(ChessError::Fen {
-                        field: 6,
-                        found: None,
-                        reason: "a FEN with a halfmove clock also has a fullmove number".to_string(),
-                    })
-                }
+    if let Some((w, r)) = next_word(rest)
+        && (w.bytes().all(|b| b.is_ascii_digit()) || w.starts_with('-'))
+    {
+        fields.push(w);
+        rest = r;
+        match next_word(rest) {
+            Some((w, r)) if w != "moves" => {
+                fields.push(w);
+                rest = r;
+            }
+            _ => {
+                return Err(ChessError::Fen {
+                    field: 6,
+                    found: None,
+                    reason: "a FEN with a halfmove clock also has a fullmove number".to_string(),
+                })
             }
         }
     }
