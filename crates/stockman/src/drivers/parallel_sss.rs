@@ -469,8 +469,22 @@ where
                 let count = mine.len();
                 let mut found = work_out(game, mine);
                 pace.observe(start.elapsed(), count);
-                if sent > 0 {
-                    wait_until(|| meet.done.load(Ordering::Acquire) >= sent);
+                // A share no helper has taken yet (its helper is not running:
+                // the machine is busy, or it is still waking) is worked out
+                // here rather than waited for: only the shares in a running
+                // helper's hands are. The found states are keyed by their
+                // place in the round, so who works a share out changes
+                // nothing but the time.
+                let mut theirs = sent;
+                for slot in &slots[..sent] {
+                    let back = lock(&slot.work).take();
+                    if let Some(work) = back {
+                        theirs -= 1;
+                        found.extend(work_out(game, work));
+                    }
+                }
+                if theirs > 0 {
+                    wait_until(|| meet.done.load(Ordering::Acquire) >= theirs);
                 }
                 for slot in &slots[..sent] {
                     match lock(&slot.found).take() {
