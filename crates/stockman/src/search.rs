@@ -167,6 +167,11 @@ pub struct Partial {
     /// The index of a root move proven to reach the bound on the root
     /// mover's side (`lower` for MAX, `upper` for MIN), if one is known.
     pub best_index: Option<usize>,
+    /// The [`Game::hash`](crate::Game::hash) of that move's child, if the
+    /// game hashes: it names the move for a caller that lists the root's
+    /// moves again after the search, whatever order the game gives them
+    /// in then ([`Game::moves`](crate::Game::moves) may change it).
+    pub best_child: Option<u64>,
 }
 
 impl Default for Partial {
@@ -175,6 +180,7 @@ impl Default for Partial {
             lower: -crate::INF,
             upper: crate::INF,
             best_index: None,
+            best_child: None,
         }
     }
 }
@@ -357,6 +363,7 @@ impl SearchError {
             partial.upper = partial.upper.min(p.upper);
             if p.best_index.is_some() {
                 partial.best_index = p.best_index;
+                partial.best_child = p.best_child;
             }
         }
         self

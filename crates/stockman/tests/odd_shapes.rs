@@ -522,3 +522,51 @@ fn widest_on_odd_shapes() {
     }
     assert_eq!(turned, 12 * 2 * 2);
 }
+
+/// A search stopped by a node limit names the root move it proved by
+/// that move's child, not by its index: on a game whose order turns, the
+/// caller's list of the root's moves is in another order than the
+/// search's, and the move named holds the proven bound.
+#[test]
+fn a_stopped_search_names_its_proven_move_on_a_turning_game() {
+    let stopping = [
+        Algorithm::MtSss,
+        Algorithm::MtDual,
+        Algorithm::Mtdf,
+        Algorithm::MtdBi,
+        Algorithm::Bns,
+    ];
+    let mut runner = Runner::new();
+    let (mut named, mut wrong) = (0, Vec::new());
+    for seed in 1..=40u64 {
+        let (tree, game) = turning(3 + seed % 4, 5, seed);
+        for limit in [20, 60, 200, 600] {
+            let request = Settings {
+                algorithms: Some(stopping.to_vec()),
+                max_nodes: Some(limit),
+                ..Settings::default()
+            }
+            .request(SourceKind::Tree)
+            .unwrap();
+            for s in runner.solve(&game, &request) {
+                let (Some(_), Some((lower, upper)), Some(mv)) = (&s.error, s.proven, s.best_move) else {
+                    continue;
+                };
+                named += 1;
+                let v = after(&tree, mv);
+                let holds = match tree.role(&tree.root()) {
+                    Role::Max => v >= lower,
+                    Role::Min => v <= upper,
+                };
+                if !holds {
+                    wrong.push(format!(
+                        "seed {seed}, {limit} positions, {}: move {mv} worth {v}, proven {lower}..={upper}",
+                        s.algorithm.name()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} of {named}:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(named >= 100, "only {named} stopped searches named a move");
+}

@@ -225,6 +225,7 @@ pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
                         lower: if assumed.0 { range_lo } else { alpha },
                         upper: if assumed.1 { range_hi } else { beta } - 1,
                         best_index: proven,
+                        best_child: proven.and_then(|i| d.e.cx.game.hash(&children[i])),
                     }))
                 }
             };

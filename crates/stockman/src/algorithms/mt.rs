@@ -98,12 +98,18 @@ impl<'a, G: Game, O: Observer, T: Table> Driver<'a, G, O, T> {
     /// A limit error with what the passes so far have proved: the bounds
     /// (within the game's value range) and the move of the last pass that
     /// proved the bound on the root mover's side.
-    pub fn stopped(&self, e: SearchError) -> SearchError {
-        let (lo, hi) = self.e.cx.game.value_range();
+    pub fn stopped(&mut self, e: SearchError) -> SearchError {
+        let game = self.e.cx.game;
+        let (lo, hi) = game.value_range();
+        let best_child = self
+            .best
+            .and_then(|i| self.e.cx.root_move(&self.root, i))
+            .and_then(|mv| game.hash(&game.play(&self.root, mv)));
         e.proving(Partial {
             lower: self.lower.max(lo),
             upper: self.upper.min(hi),
             best_index: self.best,
+            best_child,
         })
     }
 

@@ -164,6 +164,10 @@ struct Pace {
     /// sequential steps and rounds at every look, `stretch` steps apart.
     #[cfg(test)]
     alternate: Option<(usize, u64)>,
+    /// Tests only: every share handed out is waited for, never taken back
+    /// (so that a helper works one out however busy the machine is).
+    #[cfg(test)]
+    hand_over: bool,
 }
 
 /// A helper's share must be expected to take this long before it is
@@ -220,6 +224,24 @@ impl Pace {
             fixed: true,
             ..Pace::default()
         }
+    }
+
+    /// As [`Pace::always`], every share waited for in a helper's hands.
+    #[cfg(test)]
+    fn handing_over() -> Pace {
+        Pace {
+            hand_over: true,
+            ..Pace::always()
+        }
+    }
+
+    /// Whether the calling thread may work out a share no helper has taken.
+    fn takes_back(&self) -> bool {
+        #[cfg(test)]
+        if self.hand_over {
+            return false;
+        }
+        true
     }
 
     /// With the rounds left to the search: `stretch` sequential steps and
@@ -476,7 +498,7 @@ where
                 // place in the round, so who works a share out changes
                 // nothing but the time.
                 let mut theirs = sent;
-                for slot in &slots[..sent] {
+                for slot in slots[..sent].iter().filter(|_| pace.takes_back()) {
                     let back = lock(&slot.work).take();
                     if let Some(work) = back {
                         theirs -= 1;
@@ -676,7 +698,7 @@ mod tests {
                     threads,
                     16,
                     &mut rec,
-                    Pace::always(),
+                    Pace::handing_over(),
                 )
                 .is_ok()
             });

@@ -403,13 +403,31 @@ fn finish<R: Game>(
                 && p.is_known()
             {
                 s.proven = Some((p.lower, p.upper));
-                s.best_index = p.best_index;
-                s.best_move = p
-                    .best_index
-                    .and_then(|i| alphabeta::nth_move(root_game, &root_game.root(), i));
+                (s.best_index, s.best_move) = partial_move(root_game, &p);
             }
             s
         }
+    }
+}
+
+/// The root move a partial result proves, as `root_game` lists the root's
+/// moves now: found by its child's hash where the game hashes (the list
+/// may be in another order than the search's), else by its index.
+fn partial_move<R: Game>(root_game: &R, p: &crate::search::Partial) -> (Option<usize>, Option<R::Move>) {
+    let root = root_game.root();
+    match p.best_child {
+        Some(child) => {
+            let mut moves = Vec::new();
+            root_game.moves(&root, &mut moves);
+            let at = moves
+                .iter()
+                .position(|&mv| root_game.hash(&root_game.play(&root, mv)) == Some(child));
+            (at, at.map(|i| moves[i]))
+        }
+        None => (
+            p.best_index,
+            p.best_index.and_then(|i| alphabeta::nth_move(root_game, &root, i)),
+        ),
     }
 }
 
