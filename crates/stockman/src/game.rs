@@ -74,11 +74,13 @@ pub trait Game {
     /// searches, SSS\* and its relatives, keep each expanded node's list
     /// while the node lives), and a search reads the
     /// root's list once for all its passes and threads (the table's root
-    /// entries and the answer name moves by their index in it). What needs
-    /// the same order each call: a trace's paths, a principal variation and
-    /// the best move so far of a search stopped by a limit (named again
-    /// from their indices after the search), and the distributed schemes,
-    /// whose ranks name a position by the move indices of its path.
+    /// entries and the answer name moves by their index in it; the best
+    /// move so far of a search stopped by a limit is named by its child's
+    /// [`Game::hash`]). What needs the same order each call: a trace's
+    /// paths and a principal variation (named again from their indices
+    /// after the search), a stopped search's move in a game without a
+    /// hash, and the distributed schemes, whose ranks name a position by
+    /// the move indices of its path.
     fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
 
     /// The position reached by playing `mv` at `pos` (copy-make).
