@@ -498,11 +498,13 @@ where
                 // place in the round, so who works a share out changes
                 // nothing but the time.
                 let mut theirs = sent;
-                for slot in slots[..sent].iter().filter(|_| pace.takes_back()) {
-                    let back = lock(&slot.work).take();
-                    if let Some(work) = back {
-                        theirs -= 1;
-                        found.extend(work_out(game, work));
+                if pace.takes_back() {
+                    for slot in &slots[..sent] {
+                        let back = lock(&slot.work).take();
+                        if let Some(work) = back {
+                            theirs -= 1;
+                            found.extend(work_out(game, work));
+                        }
                     }
                 }
                 if theirs > 0 {
