@@ -110,7 +110,7 @@ fn every_algorithm_answers_the_odd_shapes_on_1_and_4_threads() {
 
 fn every_algorithm_on_threads() {
     let mut runner = Runner::new();
-    let (mut checked, mut refused) = (0, 0);
+    let mut checked = 0;
     for (name, tree) in shapes() {
         let value = value_of(&tree);
         let has_moves = !tree.children(0).is_empty();
@@ -125,16 +125,7 @@ fn every_algorithm_on_threads() {
             assert_eq!(solutions.len(), Algorithm::ALL.len(), "{what}");
             for s in &solutions {
                 if let Some(e) = &s.error {
-                    // SSS\* and Dual\* order OPEN by 128-bit left-to-right
-                    // labels: a tree needing more bits along a path (the
-                    // comb: one bit a level) is refused with that reason,
-                    // never searched wrong (issue 63 leaves labels of any
-                    // length open).
-                    let labels = matches!(s.algorithm, Algorithm::Sss | Algorithm::Dual)
-                        && matches!(e, SearchError::Unsupported { reason } if reason.contains("left-to-right order"));
-                    assert!(labels && name.contains("comb"), "{what}: {} failed: {e:?}", s.label());
-                    refused += 1;
-                    continue;
+                    panic!("{what}: {} failed: {e:?}", s.label());
                 }
                 match s.value {
                     Some(v) => assert_eq!(v, value, "{what}: {}", s.label()),
@@ -158,8 +149,7 @@ fn every_algorithm_on_threads() {
             }
         }
     }
-    assert_eq!(refused, 2 * 2 * 4, "SSS* and Dual* on the two combs, 4 ways each");
-    assert_eq!(checked + refused, 20 * Algorithm::ALL.len() * 4);
+    assert_eq!(checked, 20 * Algorithm::ALL.len() * 4);
 }
 
 #[test]

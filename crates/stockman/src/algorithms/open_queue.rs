@@ -211,6 +211,15 @@ impl OpenQueue {
         self.held
     }
 
+    /// Drops the stale entries among the ties on top, which must stay
+    /// sorted with the live ones (the other buckets drop theirs when they
+    /// are refilled).
+    pub(crate) fn compact_top(&mut self, live: impl Fn(&Entry) -> bool) {
+        let before = self.zero.len();
+        self.zero.retain(live);
+        self.held -= before - self.zero.len();
+    }
+
     /// Drops every stale entry.
     pub(crate) fn compact(&mut self, live: impl Fn(&Entry) -> bool) {
         debug_assert_eq!(
@@ -232,6 +241,12 @@ impl OpenQueue {
     /// Every entry held, in no particular order (for traces).
     pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.zero.iter().chain(self.buckets.iter().flatten())
+    }
+
+    /// Every entry held, to change its label (a relabelling of OPEN, which
+    /// keeps the order of labels: the ties on top stay sorted).
+    pub(crate) fn entries_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
+        self.zero.iter_mut().chain(self.buckets.iter_mut().flatten())
     }
 }
 

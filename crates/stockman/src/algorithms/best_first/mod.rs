@@ -9,7 +9,15 @@
 //! left-to-right position is a 128-bit label: child `i` of a node with `n`
 //! children appends `i` in `ceil(log2 n)` bits below its parent's bits (an
 //! only child adds none), so comparing two nodes that are not ancestors of
-//! one another is comparing two integers.
+//! one another is comparing two integers. The low 32 bits are kept for a
+//! leaf's index. A path that needs more bits (a comb of a subtree and a
+//! leaf at every level: one bit a level) does not fit, and when a node's
+//! children would not, every state on OPEN is relabelled
+//! ([`BestFirst::relabel`]): the children created so far and the leaves
+//! are packed left to right, each in the room it needs, and the children
+//! still to come share the rest in equal parts. Left-to-right order is kept
+//! and nothing else changes; on a 100,000-level comb that is a relabelling
+//! about every 80 levels.
 //!
 //! Children are not created when they are pushed. Case 3 (a LIVE node of
 //! the expanding role is replaced by all its children) pushes one *batch*
@@ -33,6 +41,7 @@
 //! which list OPEN after every step, keep all of them on the queue.
 
 mod node;
+mod relabel;
 mod rounds;
 mod trace;
 
@@ -49,6 +58,10 @@ use crate::stats::Stats;
 use crate::value::{Role, Value};
 
 const NONE: u32 = u32::MAX;
+/// The low bits of a label that hold a leaf child's index
+/// ([`node::Node::leaf_label`]); a place in the label order is a multiple of
+/// `1 << INDEX_BITS`.
+pub(crate) const INDEX_BITS: u32 = 32;
 /// A key no state has (merits lie within `-INF..=INF`): no push matches it.
 const NO_KEY: u32 = u32::MAX;
 /// The root's slot in the arena (the first node made).
@@ -66,13 +79,24 @@ pub(crate) fn child_bits(n: u32) -> u32 {
     }
 }
 
-/// Why a node at `depth` with `n` children cannot be labelled.
-pub(crate) fn too_deep(depth: u32, n: usize) -> String {
-    format!(
-        "the tree is too deep and wide for the OPEN list's left-to-right order \
-         (a node at depth {depth} has {n} children; the sum of ceil(log2(branching)) \
-         along a path must stay within 128)"
-    )
+/// The bits of label a search has: 128, and fewer in this crate's tests,
+/// so that small trees run out of them and relabel
+/// ([`tests::with_label_room`]).
+#[cfg(not(test))]
+#[inline]
+fn label_room() -> u32 {
+    u128::BITS
+}
+
+#[cfg(test)]
+thread_local! {
+    static LABEL_ROOM: std::cell::Cell<u32> = const { std::cell::Cell::new(u128::BITS) };
+    static RELABELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn label_room() -> u32 {
+    LABEL_ROOM.with(|r| r.get())
 }
 
 /// Marks a queue entry that stands for the pending children of a node.
@@ -160,6 +184,17 @@ pub(crate) struct BestFirst<'a, G: Game, O: Observer> {
     /// Whether the pushes are recorded for case 4's check, and they.
     applying: bool,
     round_pushes: Vec<Entry>,
+    /// The states of the round being applied, and the step at: those after
+    /// it are still held, and a relabelling must keep their places.
+    round_taken: Vec<Taken>,
+    round_at: usize,
+    /// Relabellings so far ([`Self::relabel`]); after the first, each
+    /// node's last label is `last[node]` (before it, the end of the node's
+    /// aligned range).
+    relabels: u64,
+    last: Vec<u128>,
+    /// The bits of label this search has ([`label_room`]).
+    room: u32,
 }
 
 impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
@@ -193,6 +228,11 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             in_round: false,
             applying: false,
             round_pushes: Vec::new(),
+            round_taken: Vec::new(),
+            round_at: 0,
+            relabels: 0,
+            last: Vec::new(),
+            room: label_room(),
         }
     }
 
@@ -403,6 +443,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// Leaf child `i` of `p` goes on OPEN, SOLVED with merit `h`.
     #[inline]
     fn push_leaf(&mut self, p: u32, i: u32, h: Value) {
+        let label = self.nodes[p as usize].leaf_label(i);
+        self.push_leaf_at(p, i, h, label);
+    }
+
+    /// [`Self::push_leaf`] with its label (a leaf a round puts back keeps
+    /// the label it had).
+    #[inline]
+    fn push_leaf_at(&mut self, p: u32, i: u32, h: Value, label: u128) {
         let key = self.key(h);
         if !O::STEPS && key == self.head_key {
             debug_assert!(self.carry.is_none());
@@ -412,7 +460,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
         let node = &mut self.nodes[p as usize];
         node.leaves += 1;
-        let (label, stamp) = (node.child_label(i).0, node.stamp);
+        let stamp = node.stamp;
         self.enqueue(Entry {
             label,
             stamp,
@@ -430,15 +478,17 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         }
     }
 
-    /// Fails if the labels of `n` children of `p` would not fit in 128 bits.
+    /// Gives node `j` its `n` children's labels: below its own, or, if they
+    /// do not fit there, after a relabelling of OPEN.
     #[inline]
-    fn check_bits(&self, p: u32, n: u32) -> Result<(), SearchError> {
-        let p = &self.nodes[p as usize];
-        if child_bits(n) > p.bits as u32 {
-            return Err(SearchError::Unsupported {
-                reason: too_deep(p.depth, n as usize),
-            });
+    fn label_children(&mut self, j: u32, n: u32) -> Result<(), SearchError> {
+        let node = &mut self.nodes[j as usize];
+        if child_bits(n) + INDEX_BITS <= node.bits as u32 {
+            node.set_children(n);
+            return Ok(());
         }
+        self.relabel(j, n)?;
+        self.nodes[j as usize].nchildren = n;
         Ok(())
     }
 
@@ -602,9 +652,8 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// kept as its list, is replaced by its children.
     fn expand(&mut self, j: u32, n: u32, h: Value, all_role: Role) -> Result<Gamma, SearchError> {
         self.stats.nodes_expanded += 1;
-        self.check_bits(j, n)?;
-        let node = &mut self.nodes[j as usize];
-        node.set_children(n);
+        self.label_children(j, n)?;
+        let node = &self.nodes[j as usize];
         if node.role == all_role {
             if self.live + n as usize > self.max_open {
                 self.budget.finish(&mut self.stats);
@@ -726,6 +775,9 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         node.next_sibling = parent.first_child;
         let c = self.alloc(node)?;
         self.nodes[p as usize].first_child = c;
+        if self.relabels > 0 {
+            self.note_last(c, label, bits);
+        }
         let kept = self.keep_list(c, &kids);
         let n = kids.len() as u32;
         self.child_moves = kids;
@@ -810,7 +862,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn start(&mut self) -> Result<u32, SearchError> {
         let pos = self.game.root();
         let role = self.game.role(&pos);
-        let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, u128::BITS))?;
+        let root = self.alloc(Node::new(pos, NONE, 0, 0, role, 0, self.room))?;
         debug_assert_eq!(root, ROOT);
         if self.max_open == 0 {
             self.budget.finish(&mut self.stats);
@@ -939,13 +991,138 @@ fn is_live<P>(nodes: &[Node<P>], e: &Entry) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::observe::{LeafRecorder, Tracer};
+    use crate::{Algorithm, ExplicitTree, RandomSpec, RandomTree, Role};
+
+    /// Runs `f` with searches that have `room` bits of label (the low 32
+    /// of them for leaf indices) on this thread, and the relabellings it
+    /// made.
+    pub(crate) fn with_label_room<R>(room: u32, f: impl FnOnce() -> R) -> (R, u64) {
+        let old = LABEL_ROOM.with(|r| r.replace(room));
+        let before = RELABELS.with(|r| r.get());
+        let out = f();
+        LABEL_ROOM.with(|r| r.set(old));
+        (out, RELABELS.with(|r| r.get()) - before)
+    }
+
+    /// A comb of `levels`: each level `[rest, leaf]`, or `[leaf, rest]`
+    /// with `leaf_first`, its leaves cycling through -3..=3.
+    pub(crate) fn comb(levels: usize, leaf_first: bool) -> String {
+        let mut s = String::new();
+        for l in 0..levels {
+            let v = (l % 7) as i32 - 3;
+            s.push_str(&if leaf_first { format!("[{v},") } else { "[".into() });
+        }
+        s.push('0');
+        for l in (0..levels).rev() {
+            let v = (l % 7) as i32 - 3;
+            s.push_str(&if leaf_first { "]".into() } else { format!(",{v}]") });
+        }
+        s
+    }
+
+    /// Trees full of ties and of varied widths, both roles.
+    fn trees() -> Vec<(String, RandomTree)> {
+        let mut out = Vec::new();
+        for seed in 0..60u64 {
+            let (w, d) = (2 + seed % 4, 3 + (seed / 4) % 5);
+            let range = if seed % 3 == 0 { "0..100" } else { "0..4" };
+            let variable = seed % 5 == 1;
+            let root = if seed % 2 == 0 { "max" } else { "min" };
+            let spec = format!("width={w},depth={d},seed={seed},range={range},variable={variable},root={root}");
+            out.push((spec.clone(), RandomTree::new(RandomSpec::parse(&spec).unwrap())));
+        }
+        out
+    }
+
+    /// A relabelling changes no step of SSS\* or Dual\*: with 12 to 20
+    /// bits of path instead of 96, every tree runs out of them, and its
+    /// trace (each step's popped, added, purged states and OPEN in order),
+    /// its leaves in order (without a trace, where the shortcuts run), its
+    /// counts and its answer are the same.
+    #[test]
+    fn a_relabelling_changes_no_step_of_sss_or_dual() {
+        let mut relabels = 0;
+        for (spec, tree) in trees() {
+            for algo in [Algorithm::Sss, Algorithm::Dual] {
+                let traced = |room| {
+                    with_label_room(room, || {
+                        let mut t = Tracer::default();
+                        let out = algo
+                            .with_options(&SearchOptions::default())
+                            .observer(&mut t)
+                            .run(&tree)
+                            .unwrap();
+                        (t.events, out.value, out.best_index, out.stats.counts())
+                    })
+                };
+                let leaves = |room| {
+                    with_label_room(room, || {
+                        let mut rec = LeafRecorder::default();
+                        let out = algo
+                            .with_options(&SearchOptions::default())
+                            .observer(&mut rec)
+                            .run(&tree)
+                            .unwrap();
+                        (rec.leaves, out.value, out.best_index, out.stats.counts())
+                    })
+                };
+                let (want, none) = traced(128);
+                let (want_leaves, _) = leaves(128);
+                assert_eq!(none, 0, "{spec}");
+                for room in [44, 48, 52] {
+                    let (got, n) = traced(room);
+                    assert!(got == want, "{spec} {algo}: room {room}: the trace differs");
+                    let (got, m) = leaves(room);
+                    assert!(got == want_leaves, "{spec} {algo}: room {room}: the leaves differ");
+                    relabels += n + m;
+                }
+            }
+        }
+        assert!(relabels > 5_000, "{relabels} relabellings");
+    }
+
+    /// The combs of issue 63 at 3,000 levels, and 2,000 with 48 bits of
+    /// room (a relabelling every few levels), both ways round and
+    /// both roles: SSS\* and Dual\* give alpha-beta's value and best move,
+    /// and evaluate no leaf that alpha-beta skips.
+    #[test]
+    fn sss_and_dual_solve_deep_combs() {
+        for (levels, room) in [(3_000, 128), (2_000, 48)] {
+            for leaf_first in [false, true] {
+                for role in [Role::Max, Role::Min] {
+                    let tree = ExplicitTree::parse(&comb(levels, leaf_first), role).unwrap();
+                    let run = |algo: Algorithm| {
+                        let mut rec = LeafRecorder::default();
+                        let out = algo
+                            .with_options(&SearchOptions::default())
+                            .observer(&mut rec)
+                            .run(&tree)
+                            .unwrap();
+                        (out, rec.paths())
+                    };
+                    let (ab, ab_leaves) = run(Algorithm::AlphaBeta);
+                    for algo in [Algorithm::Sss, Algorithm::Dual] {
+                        let ((out, leaves), n) = with_label_room(room, || run(algo));
+                        let at = format!("{levels} levels, leaf first {leaf_first}, {role:?}, {algo}");
+                        // Leaf first, the leaves cut the comb short for some.
+                        assert!(n > 0 || leaf_first, "{at}: no relabelling");
+                        assert_eq!(out.value, ab.value, "{at}");
+                        assert_eq!(out.best_index, ab.best_index, "{at}");
+                        let seen: std::collections::HashSet<_> = ab_leaves.iter().collect();
+                        assert!(leaves.iter().all(|p| seen.contains(p)), "{at}: a leaf alpha-beta skips");
+                    }
+                }
+            }
+        }
+    }
 
     /// What one node of the arena costs on a random tree (`docs/performance.md`).
     #[test]
     fn node_sizes() {
-        assert_eq!(std::mem::size_of::<Node<crate::RandomNode>>(), 88);
+        assert_eq!(std::mem::size_of::<Node<crate::RandomNode>>(), 104);
         assert_eq!(std::mem::size_of::<Entry>(), 32);
     }
 }

@@ -1,8 +1,8 @@
 //! The arena's node: what SSS\*'s OPEN list needs to know of an interior
 //! node (its place left to right, its pending children, its state on OPEN),
-//! in 88 bytes on a random tree.
+//! in 104 bytes on a random tree.
 
-use super::{child_bits, NONE};
+use super::{child_bits, INDEX_BITS, NONE};
 use crate::observe::Status;
 use crate::value::{Role, Value};
 
@@ -28,10 +28,16 @@ pub(super) struct Node<P> {
     pub(super) next_sibling: u32,
     pub(super) depth: u32,
     pub(super) role: Role,
-    /// The node's left-to-right label: its child indices, high bits first
-    /// (as two halves, so that a node needs no 16-byte alignment).
+    /// The node's left-to-right label, where its range of labels starts:
+    /// its child indices, high bits first, until a relabelling
+    /// ([`super::BestFirst::relabel`]) moves it (as two halves, so that a
+    /// node needs no 16-byte alignment).
     pub(super) label: [u64; 2],
-    /// Low bits of the label still free for descendants.
+    /// Child `i`'s label is `base + (i << shift)`: the node's own label
+    /// until a relabelling packs its earlier children and moves the rest.
+    pub(super) base: [u64; 2],
+    /// Low bits of the label still free for descendants (the last
+    /// [`INDEX_BITS`] hold a leaf's index).
     pub(super) bits: u8,
     /// Where a child's index goes in its label once the node is expanded:
     /// `bits - ceil(log2 nchildren)` (`bits` for an only child, which adds
@@ -62,7 +68,8 @@ impl<P> Node<P> {
             next_sibling: NONE,
             depth,
             role,
-            label: [(label >> 64) as u64, label as u64],
+            label: halves(label),
+            base: halves(label),
             bits: bits as u8,
             shift: bits as u8,
             status: None,
@@ -73,7 +80,20 @@ impl<P> Node<P> {
 
     #[inline]
     pub(super) fn label(&self) -> u128 {
-        (self.label[0] as u128) << 64 | self.label[1] as u128
+        whole(self.label)
+    }
+
+    #[inline]
+    pub(super) fn base(&self) -> u128 {
+        whole(self.base)
+    }
+
+    /// Moves the node's range to start at `label`, its children `i` from
+    /// `first` on to `base + (i << shift)` (a relabelling).
+    pub(super) fn place(&mut self, label: u128, base: u128, shift: u32) {
+        self.label = halves(label);
+        self.base = halves(base);
+        self.shift = shift as u8;
     }
 
     #[inline]
@@ -94,9 +114,18 @@ impl<P> Node<P> {
     pub(super) fn child_label(&self, i: u32) -> (u128, u32) {
         // An only child's index is 0 and adds nothing, even where `shift`
         // is 128 (an only child of the root): the wrapping shift is exact
-        // for every shift below 128, and 0 shifted stays 0.
+        // for every shift below 128, and 0 shifted stays 0. Wrapping: after
+        // a relabelling `base` may lie below the node's range, where the
+        // children before `next_child` were packed.
         let shift = self.shift as u32;
-        (self.label() | (i as u128).wrapping_shl(shift), shift)
+        (self.base().wrapping_add((i as u128).wrapping_shl(shift)), shift)
+    }
+
+    /// The label of child `i` as a SOLVED leaf without a node: its place,
+    /// and its index in the low [`INDEX_BITS`] bits (which no place uses).
+    #[inline]
+    pub(super) fn leaf_label(&self, i: u32) -> u128 {
+        self.child_label(i).0 | i as u128
     }
 
     /// Records that the node has `n` children (their label bits must have
@@ -107,13 +136,21 @@ impl<P> Node<P> {
         self.shift = (self.bits as u32 - child_bits(n)) as u8;
     }
 
-    /// The index of the child whose label is `label`.
+    /// The index of the leaf child whose label is `label`
+    /// ([`Self::leaf_label`]).
     #[inline]
     pub(super) fn child_index(&self, label: u128) -> u32 {
-        let need = self.bits as u32 - self.shift as u32;
-        if need == 0 {
-            return 0;
-        }
-        ((label >> self.shift) & ((1u128 << need) - 1)) as u32
+        const _: () = assert!(INDEX_BITS == u32::BITS);
+        label as u32
     }
+}
+
+#[inline]
+fn halves(x: u128) -> [u64; 2] {
+    [(x >> 64) as u64, x as u64]
+}
+
+#[inline]
+fn whole(h: [u64; 2]) -> u128 {
+    (h[0] as u128) << 64 | h[1] as u128
 }

@@ -44,6 +44,10 @@ pub(crate) struct Prepared<P, M> {
 pub(crate) struct Taken {
     pub(super) head: Head,
     pub(super) stamp: u64,
+    /// Its label on OPEN, for a SOLVED leaf that must wait and go back
+    /// ([`BestFirst::put_back`]) where it was, which a relabelling may have
+    /// moved off its parent's formula.
+    pub(super) label: u128,
 }
 
 impl Taken {
@@ -98,14 +102,27 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         if let Some(head) = self.carry.take() {
             // Left by the sequential steps ([`Self::steps`]): the head.
             self.live -= 1;
-            let stamp = self.nodes[head.owner() as usize].stamp;
-            taken.push(Taken { head, stamp });
+            let owner = &self.nodes[head.owner() as usize];
+            // Just pushed by a step of `steps`: on its parent's formula.
+            let label = match head {
+                Head::Leaf(_, i, _) => owner.leaf_label(i),
+                _ => 0,
+            };
+            taken.push(Taken {
+                head,
+                stamp: owner.stamp,
+                label,
+            });
         }
         while taken.len() < p {
             let Some(e) = self.pop_any() else { break };
             // A live entry's stamp is its node's (a batch's or a leaf's: the parent's).
             let head = self.head_of(e);
-            taken.push(Taken { head, stamp: e.stamp });
+            taken.push(Taken {
+                head,
+                stamp: e.stamp,
+                label: e.label,
+            });
         }
         self.held_back = taken.len();
         self.round_pushes.clear();
@@ -144,6 +161,15 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let free = parent.bits as u32;
         let mask = if free >= 128 { 0 } else { !((1u128 << free) - 1) };
         let prefix = parent.label() & mask;
+        // After a relabelling, ranges are not aligned: from the label to
+        // the last one kept.
+        let below = |label: u128| {
+            if self.relabels == 0 {
+                label & mask == prefix
+            } else {
+                parent.label() <= label && label <= self.last[p as usize]
+            }
+        };
         self.round_pushes.iter().any(|e| {
             if e.key >= key || !is_live(&self.nodes, e) {
                 return false;
@@ -154,15 +180,15 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             } else {
                 owner.depth
             };
-            depth > parent.depth && e.label & mask == prefix
+            depth > parent.depth && below(e.label)
         })
     }
 
     /// Puts a state of the round that must wait back on OPEN, as it was.
-    fn put_back(&mut self, head: Head) {
-        match head {
+    fn put_back(&mut self, t: Taken) {
+        match t.head {
             Head::Node(j, status, h) => self.push(j, status, h),
-            Head::Leaf(p, i, h) => self.push_leaf(p, i, h),
+            Head::Leaf(p, i, h) => self.push_leaf_at(p, i, h, t.label),
             Head::Pending(..) => unreachable!("only a SOLVED state waits"),
         }
         // Not a push of the search's: the state never left OPEN.
@@ -181,20 +207,21 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         ready: &mut [Option<Prepared<G::Position, G::Move>>],
     ) -> Result<RoundDone, SearchError> {
         self.in_round = true;
-        let done = self.apply_steps(taken, ready);
+        self.round_taken.clear();
+        self.round_taken.extend_from_slice(taken);
+        let done = self.apply_steps(ready);
         self.in_round = false;
         done
     }
 
-    fn apply_steps(
-        &mut self,
-        taken: &[Taken],
-        ready: &mut [Option<Prepared<G::Position, G::Move>>],
-    ) -> Result<RoundDone, SearchError> {
+    fn apply_steps(&mut self, ready: &mut [Option<Prepared<G::Position, G::Move>>]) -> Result<RoundDone, SearchError> {
         let all_role = self.polarity.expanding();
         let mut done = RoundDone::default();
-        for (k, t) in taken.iter().enumerate() {
-            if !self.still_open(t) {
+        for k in 0..self.round_taken.len() {
+            // A relabelling in an earlier step may have moved its label.
+            let t = self.round_taken[k];
+            self.round_at = k;
+            if !self.still_open(&t) {
                 done.idle += 1;
                 continue;
             }
@@ -216,7 +243,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
                 && self.nodes[p as usize].role == all_role
                 && self.better_pushed_below(p, self.key(h))
             {
-                self.put_back(t.head);
+                self.put_back(t);
                 done.idle += 1;
                 continue;
             }
@@ -227,7 +254,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
             done.work += 1;
             if case == Gamma::SolveParentPurge {
                 // The purge may have taken states of this round with it.
-                let left = taken[k + 1..].iter().filter(|t| self.still_open(t)).count();
+                let left = self.round_taken[k + 1..].iter().filter(|t| self.still_open(t)).count();
                 self.stats.open_purged += (self.held_back - left) as u64;
                 self.held_back = left;
             }

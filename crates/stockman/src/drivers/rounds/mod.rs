@@ -109,7 +109,7 @@ pub enum SimError {
     /// Options that do not go together (the reason says which).
     Options(String),
     /// The tree is beyond what the simulation can represent (the reason
-    /// says why: SSS\*'s labels of 128 bits).
+    /// says why: more states at once than SSS\*'s labels can order).
     Unsupported(String),
 }
 

@@ -7,7 +7,7 @@
 
 use super::sss::Leaves;
 use super::{SimError, SimOptions, SimReport};
-use crate::algorithms::best_first::{child_bits, too_deep};
+use crate::algorithms::best_first::child_bits;
 use crate::game::Game;
 use crate::search::checked;
 use crate::value::{Role, Value, INF};
@@ -18,6 +18,16 @@ use std::collections::BTreeSet;
 pub(crate) enum Status {
     Live,
     Solved,
+}
+
+/// Why a node at `depth` with `n` children cannot be labelled (the oracle
+/// keeps plain 128-bit labels, with no relabelling).
+fn too_deep(depth: u32, n: usize) -> String {
+    format!(
+        "the tree is too deep and wide for the OPEN list's left-to-right order \
+         (a node at depth {depth} has {n} children; the sum of ceil(log2(branching)) \
+         along a path must stay within 128)"
+    )
 }
 
 /// No node (a slot of a child freed, or the root's parent).

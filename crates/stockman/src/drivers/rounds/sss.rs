@@ -20,8 +20,8 @@
 //! other; a step may then push a state ahead of one the round took later,
 //! which the queue (whose keys never go back) cannot hold, so such pushes
 //! wait in a small sorted side list merged with the queue at the next take.
-//! Memory is the live search tree's interior nodes; like the sequential
-//! SSS\*, it refuses a tree whose labels do not fit in 128 bits. The
+//! Memory is the live search tree's interior nodes; a tree whose labels
+//! do not fit in 128 bits is relabelled as in the sequential SSS\*. The
 //! rounds are those of the textbook's OPEN list (one ordered set of
 //! `(merit, label, node)` with a node for every state, which this module
 //! ran before): a test compares the two leaf for leaf and count for count.
@@ -309,11 +309,61 @@ mod tests {
         }
     }
 
+    /// The rounds after relabellings of OPEN (with 12 to 20 bits of path
+    /// instead of 96, so that every tree runs out of them, with states of a
+    /// round held while a step relabels): the textbook's rounds, leaf for
+    /// leaf and count for count, as with labels to spare.
     #[test]
-    fn a_tree_too_deep_and_wide_for_the_labels_is_refused() {
-        let tree = RandomTree::new(RandomSpec::parse("width=2,depth=140,seed=1").unwrap());
-        let e = simulate(&tree, false, &SimOptions::default()).unwrap_err();
-        assert!(matches!(&e, SimError::Unsupported(r) if r.contains("128")), "{e}");
+    fn the_rounds_are_the_textbooks_after_relabellings() {
+        use crate::algorithms::best_first::tests::with_label_room;
+        let mut relabels = 0;
+        for seed in 0..60u64 {
+            let (spec, tree) = crate::drivers::rounds::reference::tie_tree(seed);
+            for dual in [false, true] {
+                for p in [2, 3, 8, 64] {
+                    let opts = SimOptions {
+                        processors: p,
+                        record_leaves: true,
+                        ..SimOptions::default()
+                    };
+                    let (want, want_leaves, _) = reference::simulate_recorded(&tree, dual, &opts).unwrap();
+                    for room in [44, 48, 52] {
+                        let ((got, got_leaves), n) =
+                            with_label_room(room, || simulate_recorded(&tree, dual, &opts).unwrap());
+                        let at = format!("{spec} dual {dual} P {p} room {room}");
+                        assert_eq!(got_leaves, want_leaves, "{at}: leaves");
+                        assert_eq!(got, want, "{at}: report");
+                        relabels += n;
+                    }
+                }
+            }
+        }
+        assert!(relabels > 1_000, "{relabels} relabellings");
+    }
+
+    /// A comb of 3,000 levels (a subtree and a leaf at every level) needs
+    /// a bit of label a level: the rounds relabel and give the sequential
+    /// search's value, on 1 to 8 processors.
+    #[test]
+    fn the_rounds_solve_a_comb_deeper_than_the_labels() {
+        use crate::algorithms::best_first::tests::comb;
+        for role in [Role::Max, Role::Min] {
+            let tree = ExplicitTree::parse(&comb(3_000, false), role).unwrap();
+            let want = crate::Algorithm::AlphaBeta
+                .with_options(&crate::SearchOptions::default())
+                .run(&tree)
+                .unwrap();
+            for dual in [false, true] {
+                for p in [1, 2, 8] {
+                    let opts = SimOptions {
+                        processors: p,
+                        ..SimOptions::default()
+                    };
+                    let r = simulate(&tree, dual, &opts).unwrap();
+                    assert_eq!(Some(r.value), want.value, "{role:?} dual {dual} P {p}");
+                }
+            }
+        }
     }
 
     #[test]
