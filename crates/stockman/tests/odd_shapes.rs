@@ -15,7 +15,7 @@ use super::value_of;
 use std::sync::atomic::{AtomicU64, Ordering};
 use stockman::drivers::tdsab::{LocalWorld, Scheme, TdsabOptions};
 use stockman::run::{Runner, Settings, SourceKind};
-use stockman::{Algorithm, ExplicitTree, Game, Parallel, Role, SearchError, Value, VALUE_MAX, VALUE_MIN};
+use stockman::{Algorithm, ExplicitTree, Game, Parallel, Role, Value, VALUE_MAX, VALUE_MIN};
 
 /// `n` leaves of value `rest` but the one at `at`, worth `best`.
 fn wide(n: usize, at: usize, best: Value, rest: Value) -> String {

@@ -12,12 +12,11 @@
 //! one another is comparing two integers. The low 32 bits are kept for a
 //! leaf's index. A path that needs more bits (a comb of a subtree and a
 //! leaf at every level: one bit a level) does not fit, and when a node's
-//! children would not, every state on OPEN is relabelled
-//! ([`BestFirst::relabel`]): the children created so far and the leaves
-//! are packed left to right, each in the room it needs, and the children
-//! still to come share the rest in equal parts. Left-to-right order is kept
-//! and nothing else changes; on a 100,000-level comb that is a relabelling
-//! about every 80 levels.
+//! children would not, the states below one of its ancestors are
+//! relabelled ([`BestFirst::relabel`], module `relabel`): packed left to
+//! right, each in the room it needs, with room to grow for the children
+//! still to come. Left-to-right order is kept and nothing else changes; on
+//! a 100,000-level comb that is about 2,000 relabellings.
 //!
 //! Children are not created when they are pushed. Case 3 (a LIVE node of
 //! the expanding role is replaced by all its children) pushes one *batch*
@@ -443,14 +442,14 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     /// Leaf child `i` of `p` goes on OPEN, SOLVED with merit `h`.
     #[inline]
     fn push_leaf(&mut self, p: u32, i: u32, h: Value) {
-        let label = self.nodes[p as usize].leaf_label(i);
-        self.push_leaf_at(p, i, h, label);
+        self.push_leaf_at(p, i, h, None);
     }
 
-    /// [`Self::push_leaf`] with its label (a leaf a round puts back keeps
-    /// the label it had).
+    /// [`Self::push_leaf`] with the label it had, if any (a leaf a round
+    /// puts back); without one, on its parent's formula (worked out only
+    /// if the leaf goes on the queue).
     #[inline]
-    fn push_leaf_at(&mut self, p: u32, i: u32, h: Value, label: u128) {
+    fn push_leaf_at(&mut self, p: u32, i: u32, h: Value, label: Option<u128>) {
         let key = self.key(h);
         if !O::STEPS && key == self.head_key {
             debug_assert!(self.carry.is_none());
@@ -461,6 +460,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
         let node = &mut self.nodes[p as usize];
         node.leaves += 1;
         let stamp = node.stamp;
+        let label = label.unwrap_or_else(|| node.leaf_label(i));
         self.enqueue(Entry {
             label,
             stamp,
@@ -1037,6 +1037,27 @@ pub(crate) mod tests {
         out
     }
 
+    /// `algo` on `tree` with `room` bits of label, observed by a fresh `O`:
+    /// what `take` keeps of the observer, the answer and the counts, and
+    /// the relabellings made.
+    #[allow(clippy::type_complexity)]
+    fn recorded<O: Observer + Default, T>(
+        algo: Algorithm,
+        tree: &RandomTree,
+        room: u32,
+        take: impl FnOnce(O) -> T,
+    ) -> ((T, Option<Value>, Option<usize>, Stats), u64) {
+        with_label_room(room, || {
+            let mut obs = O::default();
+            let out = algo
+                .with_options(&SearchOptions::default())
+                .observer(&mut obs)
+                .run(tree)
+                .unwrap();
+            (take(obs), out.value, out.best_index, out.stats.counts())
+        })
+    }
+
     /// A relabelling changes no step of SSS\* or Dual\*: with 12 to 20
     /// bits of path instead of 96, every tree runs out of them, and its
     /// trace (each step's popped, added, purged states and OPEN in order),
@@ -1047,28 +1068,8 @@ pub(crate) mod tests {
         let mut relabels = 0;
         for (spec, tree) in trees() {
             for algo in [Algorithm::Sss, Algorithm::Dual] {
-                let traced = |room| {
-                    with_label_room(room, || {
-                        let mut t = Tracer::default();
-                        let out = algo
-                            .with_options(&SearchOptions::default())
-                            .observer(&mut t)
-                            .run(&tree)
-                            .unwrap();
-                        (t.events, out.value, out.best_index, out.stats.counts())
-                    })
-                };
-                let leaves = |room| {
-                    with_label_room(room, || {
-                        let mut rec = LeafRecorder::default();
-                        let out = algo
-                            .with_options(&SearchOptions::default())
-                            .observer(&mut rec)
-                            .run(&tree)
-                            .unwrap();
-                        (rec.leaves, out.value, out.best_index, out.stats.counts())
-                    })
-                };
+                let traced = |room| recorded(algo, &tree, room, |t: Tracer| t.events);
+                let leaves = |room| recorded(algo, &tree, room, |r: LeafRecorder| r.leaves);
                 let (want, none) = traced(128);
                 let (want_leaves, _) = leaves(128);
                 assert_eq!(none, 0, "{spec}");

@@ -88,8 +88,8 @@ impl<P> Node<P> {
         whole(self.base)
     }
 
-    /// Moves the node's range to start at `label`, its children `i` from
-    /// `first` on to `base + (i << shift)` (a relabelling).
+    /// Moves the node's range to start at `label`, and the labels of its
+    /// children to come to `base + (i << shift)` (a relabelling).
     pub(super) fn place(&mut self, label: u128, base: u128, shift: u32) {
         self.label = halves(label);
         self.base = halves(base);

@@ -188,7 +188,7 @@ impl<'a, G: Game, O: Observer> BestFirst<'a, G, O> {
     fn put_back(&mut self, t: Taken) {
         match t.head {
             Head::Node(j, status, h) => self.push(j, status, h),
-            Head::Leaf(p, i, h) => self.push_leaf_at(p, i, h, t.label),
+            Head::Leaf(p, i, h) => self.push_leaf_at(p, i, h, Some(t.label)),
             Head::Pending(..) => unreachable!("only a SOLVED state waits"),
         }
         // Not a push of the search's: the state never left OPEN.
