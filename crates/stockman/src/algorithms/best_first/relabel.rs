@@ -24,7 +24,7 @@
 //! node's children do not fit.
 
 use super::rounds::Taken;
-use super::{is_live, BestFirst, Head, BATCH, ID, INDEX_BITS, LEAF, NONE, ROOT};
+use super::{child_bits, is_live, BestFirst, Head, BATCH, ID, INDEX_BITS, LEAF, NONE, ROOT};
 use crate::game::Game;
 use crate::observe::Observer;
 use crate::search::SearchError;
@@ -38,6 +38,26 @@ const UNIT: u128 = 1 << INDEX_BITS;
 /// have fewer bits of label).
 const GROW: u32 = 64;
 
+/// The bits of label a search has: 128, and fewer in this crate's tests,
+/// so that small trees run out of them and relabel
+/// ([`super::tests::with_label_room`]).
+#[cfg(not(test))]
+#[inline]
+pub(super) fn label_room() -> u32 {
+    u128::BITS
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(super) static LABEL_ROOM: std::cell::Cell<u32> = const { std::cell::Cell::new(u128::BITS) };
+    pub(super) static RELABELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+pub(super) fn label_room() -> u32 {
+    LABEL_ROOM.with(|r| r.get())
+}
+
 /// Where the states below an ancestor go: the slots' shifts, for `j`'s
 /// children and for the others'.
 struct Plan {
@@ -48,6 +68,20 @@ struct Plan {
 }
 
 impl<G: Game, O: Observer> BestFirst<'_, G, O> {
+    /// Gives node `j` its `n` children's labels: below its own, or, if they
+    /// do not fit there, after a relabelling of OPEN.
+    #[inline]
+    pub(super) fn label_children(&mut self, j: u32, n: u32) -> Result<(), SearchError> {
+        let node = &mut self.nodes[j as usize];
+        if child_bits(n) + INDEX_BITS <= node.bits as u32 {
+            node.set_children(n);
+            return Ok(());
+        }
+        self.relabel(j, n)?;
+        self.nodes[j as usize].nchildren = n;
+        Ok(())
+    }
+
     /// Gives the states below an ancestor of node `j` (created, not yet
     /// expanded) new labels, in the same left-to-right order, so that `j`
     /// can label its `n` children: see the module documentation. Sets
@@ -83,7 +117,7 @@ impl<G: Game, O: Observer> BestFirst<'_, G, O> {
         };
         self.relabels += 1;
         #[cfg(test)]
-        super::RELABELS.with(|r| r.set(r.get() + 1));
+        RELABELS.with(|r| r.set(r.get() + 1));
         self.place_below(a, j, n, plan);
         Ok(())
     }
