@@ -266,6 +266,14 @@ pub enum SearchError {
     /// A distributed search failed: a rank or the transport between the
     /// ranks (the message says which, and what happened).
     Distributed(String),
+    /// A rank of a distributed search panicked (a bug, in the game or the
+    /// search): every rank was stopped, and this is the panic's message.
+    Panicked {
+        /// The rank that panicked.
+        rank: usize,
+        /// What it said.
+        message: String,
+    },
 }
 
 impl SearchError {
@@ -420,6 +428,9 @@ impl std::fmt::Display for SearchError {
             SearchError::Table(e) => write!(f, "{e}"),
             SearchError::BadGame { reason } => f.write_str(reason),
             SearchError::Distributed(reason) => write!(f, "distributed search: {reason}"),
+            SearchError::Panicked { rank, message } => {
+                write!(f, "distributed search: rank {rank} panicked: {message}")
+            }
             SearchError::Threads { asked, started, reason } => write!(
                 f,
                 "could not start thread {} of the {asked} asked for: {reason}",

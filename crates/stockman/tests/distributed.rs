@@ -462,6 +462,24 @@ fn a_thousand_simulated_ranks_hold_what_they_search() {
             &out.ranks[..4]
         );
     }
+    // A rank given no root move does no work: 1,024 ranks on a root of one
+    // move cost what one rank does, not a move list a rank (1,027 before).
+    let one = stockman::ExplicitTree::parse("[5]", stockman::Role::Max).unwrap();
+    for scheme in Scheme::ALL {
+        let opts = TdsabOptions {
+            scheme,
+            ..Default::default()
+        };
+        let alone = simulate(1, &one, &opts, cost).unwrap();
+        let out = simulate(1024, &one, &opts, cost).unwrap();
+        assert_eq!((out.value, out.best_index), (5, Some(0)), "{scheme}");
+        assert!(
+            out.work() <= alone.work() + 8,
+            "{scheme}: {} units on 1,024 ranks, {} on one",
+            out.work(),
+            alone.work()
+        );
+    }
     // A search: each rank's table holds its share, far below the 16 MiB
     // asked, with the same answers as full tables would give (the counts
     // of the other tests are unchanged).

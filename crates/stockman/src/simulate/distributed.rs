@@ -350,10 +350,10 @@ pub fn simulate<G: Game + Sync>(
                                 let mut w = shared.world.lock().unwrap_or_else(|e| e.into_inner());
                                 w.stalled = true;
                                 shared.turns.iter().for_each(Condvar::notify_one);
-                                Err(SearchError::Distributed(format!(
-                                    "simulation: rank {me} panicked: {}",
-                                    crate::search::panic_text(&*p)
-                                )))
+                                Err(SearchError::Panicked {
+                                    rank: me,
+                                    message: crate::search::panic_text(&*p),
+                                })
                             })
                         } else {
                             Err(SearchError::Distributed(format!(

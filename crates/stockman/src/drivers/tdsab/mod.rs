@@ -191,6 +191,7 @@ fn take<T: Transport>(
 fn abort_all<T: Transport>(net: &mut T, epoch: u32, e: &SearchError) {
     let reason = match e {
         SearchError::Distributed(r) => r.clone(),
+        SearchError::Panicked { rank, message } => format!("rank {rank} panicked: {message}"),
         e => format!("rank {}: {e}", net.rank()),
     };
     let mut buf = Vec::new();
@@ -707,10 +708,10 @@ pub fn search<G: Game, T: Transport>(
         Scheme::RootSplit => root_split::search(game, opts, net, epoch),
     });
     let out = std::panic::catch_unwind(run).unwrap_or_else(|p| {
-        Err(SearchError::Distributed(format!(
-            "rank {me} panicked: {}",
-            crate::search::panic_text(&*p)
-        )))
+        Err(SearchError::Panicked {
+            rank: me,
+            message: crate::search::panic_text(&*p),
+        })
     });
     if let Err(e) = &out {
         // An error that came as another rank's Abort is already known to

@@ -64,9 +64,12 @@ struct Worker<'g, G: Game, T: Transport> {
     epoch: u32,
     /// The root's side: the bar is passed by more (MAX) or less (MIN).
     role: Role,
-    /// The root, and its moves (none at depth 0), made once for every move tried.
+    /// The root, and its moves (none at depth 0), made once for every move
+    /// tried: by rank 0 at once, by another rank at its first move (a rank
+    /// given none does no work).
     root: G::Position,
     root_moves: Vec<G::Move>,
+    listed: bool,
     table: AnyTable,
     heur: Heuristics,
     report: RankReport,
@@ -95,6 +98,16 @@ impl<G: Game, T: Transport> Worker<'_, G, T> {
         }
     }
 
+    /// Makes the root's list of moves, once.
+    fn list_moves(&mut self) {
+        if !self.listed {
+            self.listed = true;
+            if self.opts.depth != Some(0) {
+                self.game.moves(&self.root, &mut self.root_moves);
+            }
+        }
+    }
+
     /// The tighter of two bars: the higher under MAX, the lower under MIN.
     fn tighter(&self, a: Value, b: Value) -> Value {
         match self.role {
@@ -107,6 +120,7 @@ impl<G: Game, T: Transport> Worker<'_, G, T> {
     /// bar `gamma` (or if there is no bar), else `(bound, false)` showing
     /// it does not.
     fn try_move(&mut self, child: u32, gamma: Option<Value>) -> Result<(Value, bool), SearchError> {
+        self.list_moves();
         let mv = *self.root_moves.get(child as usize).ok_or_else(|| {
             SearchError::Distributed(format!(
                 "rank {}: root move {child} does not exist (the ranks disagree on the game)",
@@ -164,17 +178,14 @@ pub(super) fn search<G: Game, T: Transport>(
 ) -> Result<Option<Distributed>, SearchError> {
     let me = net.rank();
     let root = game.root();
-    let mut root_moves = Vec::new();
-    if opts.depth != Some(0) {
-        game.moves(&root, &mut root_moves);
-    }
     let mut w = Worker {
         game,
         opts,
         epoch,
         role: game.role(&root),
         root,
-        root_moves,
+        root_moves: Vec::new(),
+        listed: false,
         // Grown on demand, as TDSAB's ranks' tables are.
         table: AnyTable::try_growing(opts.table)?,
         heur: Heuristics::new(),
@@ -246,6 +257,7 @@ struct Best {
 fn drive<G: Game, T: Transport>(w: &mut Worker<'_, G, T>, start: Instant) -> Result<Distributed, SearchError> {
     let ranks = w.net.ranks();
     w.report.stats.nodes += 1;
+    w.list_moves();
     let (value, best) = if w.root_moves.is_empty() {
         w.report.stats.leaf_evals += 1;
         let v = w.game.evaluate(&w.root);

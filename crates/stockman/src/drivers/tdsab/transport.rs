@@ -86,12 +86,13 @@ impl LocalWorld {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| match h {
+                .enumerate()
+                .map(|(rank, h)| match h {
                     Ok(h) => h.join().unwrap_or_else(|p| {
-                        Err(SearchError::Distributed(format!(
-                            "a rank panicked: {}",
-                            crate::search::panic_text(&*p)
-                        )))
+                        Err(SearchError::Panicked {
+                            rank,
+                            message: crate::search::panic_text(&*p),
+                        })
                     }),
                     Err(e) => Err(e),
                 })
@@ -110,13 +111,13 @@ impl LocalWorld {
     }
 }
 
-/// Of the ranks' results, the error of a rank that panicked, if any: its
-/// message goes first, since the other ranks' errors only say they were
-/// stopped or stalled.
+/// Of the ranks' results, the error of a rank that panicked
+/// ([`SearchError::Panicked`]), if any: its message goes first, since the
+/// other ranks' errors only say they were stopped or stalled.
 pub fn panic_first<T>(results: &[Result<T, SearchError>]) -> Option<SearchError> {
     results
         .iter()
-        .find_map(|r| r.as_ref().err().filter(|e| e.to_string().contains("panicked")))
+        .find_map(|r| r.as_ref().err().filter(|e| matches!(e, SearchError::Panicked { .. })))
         .cloned()
 }
 
