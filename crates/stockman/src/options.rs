@@ -495,3 +495,21 @@ impl GuessKind {
         }
     }
 }
+
+/// The sentence of a setting that none of the searches asked for reads:
+/// `setting` is read only by `readers`, and none of the `kind` asked for
+/// (`asked`) reads it. One sentence for the algorithms' settings and the
+/// samplers'.
+pub(crate) fn unread_sentence<'a>(
+    setting: &str,
+    readers: impl IntoIterator<Item = &'a str>,
+    kind: &str,
+    asked: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let names = |n: &mut dyn Iterator<Item = &'a str>| n.collect::<Vec<_>>().join(", ");
+    format!(
+        "{setting} is read only by {}; none of the {kind} asked for ({}) reads it",
+        names(&mut readers.into_iter()),
+        names(&mut asked.into_iter())
+    )
+}

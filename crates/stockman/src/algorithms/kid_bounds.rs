@@ -142,11 +142,6 @@ impl KidBounds {
         }
     }
 
-    /// How many leaves the tree has room for (the children, then padding).
-    pub(crate) fn len(&self) -> usize {
-        self.size()
-    }
-
     fn size(&self) -> usize {
         self.sums.len() / 2
     }

@@ -576,14 +576,12 @@ impl RunError {
     /// names it (`--select`, `select=`); any other error's own message.
     pub fn unread(&self, setting: &str) -> String {
         match self {
-            RunError::Unread { readers, asked, .. } => {
-                let names = |a: &[Algorithm]| a.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
-                format!(
-                    "{setting} is read only by {}; none of the algorithms asked for ({}) reads it",
-                    names(readers),
-                    names(asked)
-                )
-            }
+            RunError::Unread { readers, asked, .. } => crate::options::unread_sentence(
+                setting,
+                readers.iter().map(|a| a.name()),
+                "algorithms",
+                asked.iter().map(|a| a.name()),
+            ),
             e => e.to_string(),
         }
     }

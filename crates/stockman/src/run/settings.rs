@@ -115,6 +115,15 @@ pub struct Settings {
 pub use crate::options::MAX_THREADS;
 
 impl Settings {
+    /// Whether this asks for `knob` (a match, so that a new knob is read
+    /// here or does not compile).
+    fn gives(&self, knob: Knob) -> bool {
+        match knob {
+            Knob::Select => self.select.is_some(),
+            Knob::Memory => self.memory.is_some(),
+        }
+    }
+
     /// The request these settings make for a source of `kind`.
     ///
     /// # Errors
@@ -140,13 +149,9 @@ impl Settings {
         if self.time_limit == Some(Duration::ZERO) {
             return Err(RunError::Settings("the time limit must be positive".into()));
         }
-        let asked = [
-            (Knob::Select, self.select.is_some()),
-            (Knob::Memory, self.memory.is_some()),
-        ];
-        for (knob, given) in asked {
+        for knob in Knob::ALL {
             let readers = crate::algorithms::capabilities::readers(knob);
-            if given && !algorithms.iter().any(|a| readers.contains(a)) {
+            if self.gives(knob) && !algorithms.iter().any(|a| readers.contains(a)) {
                 return Err(RunError::Unread {
                     knob,
                     readers,

@@ -435,14 +435,12 @@ impl SampleError {
     /// end names it (`--sampling`, `sampling=`); any other error's own.
     pub fn unread(&self, setting: &str) -> String {
         match self {
-            SampleError::Unread { readers, asked, .. } => {
-                let names = |s: &[Sampler]| s.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ");
-                format!(
-                    "{setting} is read only by {}; none of the stochastic searches asked for ({}) reads it",
-                    names(readers),
-                    names(asked)
-                )
-            }
+            SampleError::Unread { readers, asked, .. } => crate::options::unread_sentence(
+                setting,
+                readers.iter().map(|s| s.name()),
+                "stochastic searches",
+                asked.iter().map(|s| s.name()),
+            ),
             e => e.to_string(),
         }
     }

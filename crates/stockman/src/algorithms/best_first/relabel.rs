@@ -51,6 +51,8 @@ pub(super) fn label_room() -> u32 {
 thread_local! {
     pub(super) static LABEL_ROOM: std::cell::Cell<u32> = const { std::cell::Cell::new(u128::BITS) };
     pub(super) static RELABELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The leaves held by a round that a relabelling gave new labels.
+    pub(super) static HELD_LEAVES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -381,6 +383,8 @@ impl<G: Game, O: Observer> BestFirst<'_, G, O> {
                     && inside(t.label)
                 {
                     t.label = label_of(p | LEAF, i as u128);
+                    #[cfg(test)]
+                    HELD_LEAVES.with(|r| r.set(r.get() + 1));
                 }
             }
         }

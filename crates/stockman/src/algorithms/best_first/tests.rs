@@ -1,7 +1,7 @@
 //! SSS\*'s and Dual\*'s OPEN list under relabellings: with fewer bits of
 //! label than a search has, small trees relabel, and nothing else changes.
 
-use super::relabel::{LABEL_ROOM, RELABELS};
+use super::relabel::{HELD_LEAVES, LABEL_ROOM, RELABELS};
 use super::*;
 use crate::observe::{LeafRecorder, Tracer};
 use crate::{Algorithm, ExplicitTree, RandomSpec, RandomTree, Role};
@@ -15,6 +15,12 @@ pub(crate) fn with_label_room<R>(room: u32, f: impl FnOnce() -> R) -> (R, u64) {
     let out = f();
     LABEL_ROOM.with(|r| r.set(old));
     (out, RELABELS.with(|r| r.get()) - before)
+}
+
+/// The leaves held by a round (of [`crate::drivers::rounds::sss`]) that
+/// relabellings on this thread have given new labels so far.
+pub(crate) fn held_leaves_relabelled() -> u64 {
+    HELD_LEAVES.with(|r| r.get())
 }
 
 /// A comb of `levels`: each level `[rest, leaf]`, or `[leaf, rest]`

@@ -267,8 +267,8 @@ fn sweep(tree: &mut KidBounds, brothers: &Brothers, dead: &mut Vec<u32>) {
 
 /// The live child of the best key under `rule`, leftmost on ties, as
 /// `(key, index, alpha, beta)`, once [`sweep`] has left only live children
-/// in `tree`: what a scan of [`live_children`] would pick, in `O(log w)`
-/// under the tight rules.
+/// in `tree`: what a scan of [`live_children`] would pick, in `O(log w)`.
+/// Only for the tight rules (`leftmost`, `upper`, `lower`).
 fn pick(tree: &mut KidBounds, brothers: &Brothers, rule: Select) -> Option<(i64, u32, Value, Value)> {
     let at = brothers.best_at;
     let at_in = at != usize::MAX && tree.get(at).2;
@@ -286,14 +286,9 @@ fn pick(tree: &mut KidBounds, brothers: &Brothers, rule: Select) -> Option<(i64,
         Select::Lower => tree
             .in_extremes()
             .and_then(|(_, min_lo)| tree.first_in_lo_at_most(a.max(min_lo))),
-        Select::Widest => (0..tree.len())
-            .filter(|&i| tree.get(i).2)
-            .map(|i| {
-                let (lo, hi, _) = tree.get(i);
-                (key(rule, a.max(lo), b.min(hi)), i)
-            })
-            .reduce(|best, c| if c.0 > best.0 { c } else { best })
-            .map(|(_, i)| i),
+        // `widest` has no tight bound to walk by: it walks with
+        // `select_widest`, never through here.
+        Select::Widest => unreachable!("pick is for the tight rules"),
     };
     let mut best = other.map(|i| {
         let (lo, hi, _) = tree.get(i);

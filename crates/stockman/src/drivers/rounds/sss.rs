@@ -315,8 +315,9 @@ mod tests {
     /// leaf and count for count, as with labels to spare.
     #[test]
     fn the_rounds_are_the_textbooks_after_relabellings() {
-        use crate::algorithms::best_first::tests::with_label_room;
+        use crate::algorithms::best_first::tests::{held_leaves_relabelled, with_label_room};
         let mut relabels = 0;
+        let held = held_leaves_relabelled();
         for seed in 0..60u64 {
             let (spec, tree) = crate::drivers::rounds::reference::tie_tree(seed);
             for dual in [false, true] {
@@ -339,6 +340,9 @@ mod tests {
             }
         }
         assert!(relabels > 1_000, "{relabels} relabellings");
+        // Relabellings met leaves a round held, and moved them too.
+        let held = held_leaves_relabelled() - held;
+        assert!(held > 0, "no relabelling met a held leaf");
     }
 
     /// A comb of 3,000 levels (a subtree and a leaf at every level) needs
