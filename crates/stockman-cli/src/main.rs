@@ -20,7 +20,7 @@ mod solve;
 mod trace;
 mod uci;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -117,7 +117,10 @@ struct GenArgs {
 fn main() -> ExitCode {
     reset_sigpipe();
     report_panics_as_bugs();
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Trace(a) => trace::run(a),
@@ -163,6 +166,23 @@ fn reset_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// The command line, with the help texts that list algorithms read from
+/// the tables (a new algorithm is listed without a word changed here).
+fn command() -> clap::Command {
+    let algo = runner::algo_help();
+    Cli::command()
+        .mut_subcommand("solve", |c| c.mut_arg("algo", |a| a.help(algo.clone())))
+        .mut_subcommand("trace", |c| c.mut_arg("algo", |a| a.help(algo.clone())))
+        .mut_subcommand("play", |c| {
+            c.mut_arg("algo", |a| a.help(runner::engine_algo_help("The engine's algorithm")))
+        })
+        .mut_subcommand("match", |c| {
+            c.mut_arg("engines", |a| {
+                a.help(runner::engine_algo_help("The two engines' algorithms, `A,B`"))
+            })
+        })
 }
 
 fn gen(a: GenArgs) -> anyhow::Result<ExitCode> {

@@ -250,12 +250,7 @@ pub fn engine_algorithm(name: &str, flag: &str) -> Result<Algorithm> {
             engines()
         )
     })?;
-    if algo.is_best_first() {
-        bail!(
-            "{flag}: {algo} is best-first and cannot be deepened iteratively; an engine uses one of: {}",
-            engines()
-        );
-    }
+    stockman::Engine::accepts(algo).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     Ok(algo)
 }
 

@@ -15,8 +15,8 @@ use stockman::{Algorithm, Game, Observer, Parallel, Role, SearchOptions, Select,
 /// Options shared by `solve` and `trace`.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Comma-separated algorithms, or `all`: minimax, alphabeta, negascout, sss, dual,
-    /// recsss, recdual, mt-sss, mt-dual, mtdf, mtd-bi, bns [default: all; a game its own: mtdf on othello, else mtd-bi].
+    /// Comma-separated algorithms, or `all` (the list is the capabilities
+    /// table's: [`algo_help`], set by `main`'s `command`).
     #[arg(long)]
     pub algo: Option<String>,
     /// Drive each depth-first algorithm by iterative deepening (one table across depths).
@@ -459,4 +459,41 @@ pub fn exit_code(rows: &[Row]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The help of `solve`'s and `trace`'s `--algo`, read from the tables: every
+/// algorithm of [`stockman::algorithms::capabilities::CAPABILITIES`], every
+/// stochastic search, and each game's default. Never a hand-kept list.
+pub fn algo_help() -> String {
+    let names = |it: &mut dyn Iterator<Item = &'static str>| it.collect::<Vec<_>>().join(", ");
+    let algorithms = names(&mut Algorithm::ALL.iter().map(|a| a.name()));
+    let samplers = names(&mut stockman::stochastic::Sampler::ALL.iter().map(|s| s.name()));
+    let mut defaults: Vec<(Algorithm, Vec<&str>)> = Vec::new();
+    for g in stockman::run::GameKind::ALL {
+        let a = g.defaults().algorithm;
+        match defaults.iter_mut().find(|(d, _)| *d == a) {
+            Some((_, games)) => games.push(g.name()),
+            None => defaults.push((a, vec![g.name()])),
+        }
+    }
+    let defaults = defaults
+        .iter()
+        .map(|(a, games)| format!("{a} on {}", games.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "Comma-separated algorithms, or `all`: {algorithms}; on stochastic trees: {samplers} \
+         [default: all; a game its own: {defaults}]"
+    )
+}
+
+/// The help of an engine's algorithm (`play --algo`, `match --engines`): the
+/// algorithms that drive an engine ([`stockman::Engine::accepts`]).
+pub fn engine_algo_help(what: &str) -> String {
+    let engines: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.drives_engine())
+        .map(|a| a.name())
+        .collect();
+    format!("{what} (deepened iteratively): one of {}", engines.join(", "))
 }

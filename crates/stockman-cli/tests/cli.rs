@@ -985,6 +985,19 @@ fn play_as_second_and_early_end_of_input() {
     assert_contains(&quit.stdout, &["You left the game."]);
     let run = fails(&["play", "--game", "connect4", "--algo", "sss", "--depth", "2"]);
     assert_contains(&run.stderr, &["sss is best-first and cannot be deepened"]);
+    // minimax keeps no table: refused as UCI refuses it (one rule).
+    let run = fails(&["play", "--game", "connect4", "--algo", "minimax", "--depth", "2"]);
+    assert_contains(&run.stderr, &["--algo: minimax keeps no transposition table"]);
+    let run = fails(&[
+        "match",
+        "--game",
+        "connect4",
+        "--engines",
+        "minimax,mtdf",
+        "--depth",
+        "2",
+    ]);
+    assert_contains(&run.stderr, &["--engines: minimax keeps no transposition table"]);
     let run = fails(&["play", "--game", "connect4", "--position", "44444444"]);
     assert_contains(&run.stderr, &["position `44444444`: move 7 ('4'): column 4 is full"]);
 }

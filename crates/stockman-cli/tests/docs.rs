@@ -288,3 +288,105 @@ fn no_source_file_is_over_a_thousand_lines() {
         big.join("\n")
     );
 }
+
+/// The rows of the Markdown table of `file` whose header line is `header`.
+fn table_rows(file: &str, header: &str) -> Vec<String> {
+    let text = fs::read_to_string(root().join(file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == header)
+        .unwrap_or_else(|| panic!("{file}: no table headed `{header}`"));
+    lines[at + 2..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// The tables of algorithms are the capabilities table's rows: a name, a
+/// module that exists, the row's summary, in the table's order (issue 64:
+/// four hand-kept copies went stale). A new algorithm fails here until the
+/// README and the guide show its row.
+#[test]
+fn the_algorithm_tables_are_the_capabilities_table() {
+    use stockman::algorithms::capabilities::CAPABILITIES;
+    let mut readme = Vec::new();
+    let mut guide = Vec::new();
+    for c in CAPABILITIES {
+        let module = c.name.replace('-', "_");
+        let src = root().join("crates/stockman/src/algorithms");
+        assert!(
+            src.join(format!("{module}.rs")).exists() || src.join(&module).join("mod.rs").exists(),
+            "{}: no module algorithms::{module}",
+            c.name
+        );
+        readme.push(format!("| `{}` | `algorithms::{module}` | {} |", c.name, c.summary));
+        guide.push(format!(
+            "| `{}` | `{:?}` | `algorithms::{module}` | {} |",
+            c.name, c.algorithm, c.summary
+        ));
+    }
+    assert_eq!(table_rows("README.md", "| `--algo` | module | what it is |"), readme);
+    assert_eq!(
+        table_rows(
+            "docs/guide/algorithms.md",
+            "| `--algo` | `Algorithm::` | module | what it is |"
+        ),
+        guide
+    );
+}
+
+/// Every help text that lists algorithms lists them all, from the table:
+/// `solve` and `trace` every algorithm and stochastic search, `play` and
+/// `match` exactly the ones that drive an engine.
+#[test]
+fn the_help_lists_every_algorithm_of_the_table() {
+    use stockman::Algorithm;
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_stockman"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let all: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    let samplers: Vec<&str> = stockman::stochastic::Sampler::ALL.iter().map(|s| s.name()).collect();
+    let engines: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.drives_engine())
+        .map(|a| a.name())
+        .collect();
+    for sub in ["solve", "trace"] {
+        let text = help(&[sub, "--help"]).split_whitespace().collect::<Vec<_>>().join(" ");
+        let want = format!(
+            "`all`: {}; on stochastic trees: {}",
+            all.join(", "),
+            samplers.join(", ")
+        );
+        assert!(text.contains(&want), "{sub} --help lacks `{want}`:\n{text}");
+    }
+    for sub in ["play", "match"] {
+        let text = help(&[sub, "--help"]).split_whitespace().collect::<Vec<_>>().join(" ");
+        let want = format!("one of {}", engines.join(", "));
+        assert!(text.contains(&want), "{sub} --help lacks `{want}`:\n{text}");
+    }
+}
+
+/// The command-line page's lists of algorithms are the table's: `--algo`'s
+/// every algorithm, `play`'s the ones that drive an engine.
+#[test]
+fn the_cli_page_lists_the_tables_algorithms() {
+    use stockman::Algorithm;
+    let text = fs::read_to_string(root().join("docs/guide/cli.md")).unwrap();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let quoted = |it: &mut dyn Iterator<Item = &Algorithm>| it.map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+    let all = quoted(&mut Algorithm::ALL.iter());
+    assert!(text.contains(&all), "docs/guide/cli.md lacks the list {all}");
+    let engines = quoted(&mut Algorithm::ALL.iter().filter(|a| a.drives_engine()));
+    assert!(
+        text.contains(&engines),
+        "docs/guide/cli.md lacks the engines' list {engines}"
+    );
+}

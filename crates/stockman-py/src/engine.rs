@@ -48,17 +48,7 @@ impl Engine {
         let algo: Algorithm = algorithm
             .parse()
             .map_err(|e: stockman::UnknownAlgorithm| PyValueError::new_err(format!("algorithm: {e}")))?;
-        if algo.is_best_first() {
-            return Err(PyValueError::new_err(format!(
-                "algorithm: {algo} is best-first and cannot be deepened; an engine needs one of: {}",
-                Algorithm::ALL
-                    .iter()
-                    .filter(|a| a.drives_engine())
-                    .map(|a| a.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
+        stockman::Engine::accepts(algo).map_err(|e| PyValueError::new_err(format!("algorithm: {e}")))?;
         if let Some(mb) = tt_mb {
             TableSize::Megabytes(mb).check().map_err(table_error)?;
         }

@@ -263,6 +263,9 @@ def test_the_engine_plays_connect_four_and_python_games():
 def test_engine_arguments_are_checked():
     with pytest.raises(ValueError, match="best-first"):
         stockman.Engine("sss")
+    # One rule with UCI's: minimax keeps no table to deepen with.
+    with pytest.raises(ValueError, match="minimax keeps no transposition table"):
+        stockman.Engine("minimax")
     with pytest.raises(ValueError, match="unknown algorithm"):
         stockman.Engine("nope")
     with pytest.raises(TypeError, match="unknown option `depth`"):

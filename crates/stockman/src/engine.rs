@@ -55,22 +55,43 @@ enum EngineTable {
 pub const DEFAULT_SHARED_TABLE_MB: usize = 64;
 
 impl Engine {
+    /// Whether `algorithm` can drive an engine
+    /// ([`Algorithm::drives_engine`]: depth-first, deepened iteratively,
+    /// with a table): the one rule [`Engine::new`], `play`, `match`, UCI
+    /// and Python apply.
+    ///
+    /// # Errors
+    /// [`SearchError::Unsupported`] saying why not and naming the
+    /// algorithms that can.
+    pub fn accepts(algorithm: Algorithm) -> Result<(), SearchError> {
+        if algorithm.drives_engine() {
+            return Ok(());
+        }
+        let why = if algorithm.is_best_first() {
+            "is best-first and cannot be deepened iteratively"
+        } else {
+            "keeps no transposition table to carry from one depth to the next"
+        };
+        let engines: Vec<&str> = Algorithm::ALL
+            .iter()
+            .filter(|a| a.drives_engine())
+            .map(|a| a.name())
+            .collect();
+        Err(SearchError::Unsupported {
+            reason: format!("{algorithm} {why}; an engine uses one of: {}", engines.join(", ")),
+        })
+    }
+
     /// An engine searching with `algorithm` and `options` (their depth and
     /// limits are replaced by each move's [`Limits`]; see
     /// [`SearchOptions::engine`] for the usual enhancements).
     ///
     /// # Errors
-    /// [`SearchError::Unsupported`] for the best-first searches (SSS\*,
-    /// Dual\*, RecSSS\*, RecDual\*), which cannot be deepened;
+    /// [`SearchError::Unsupported`] for an algorithm that cannot drive an
+    /// engine ([`Engine::accepts`]: the best-first searches and minimax);
     /// [`SearchError::Table`] if the table cannot be allocated.
     pub fn new(algorithm: Algorithm, options: SearchOptions) -> Result<Engine, SearchError> {
-        if algorithm.is_best_first() {
-            return Err(SearchError::Unsupported {
-                reason: format!(
-                    "{algorithm} is best-first and cannot be deepened iteratively; an engine needs a depth-first algorithm"
-                ),
-            });
-        }
+        Engine::accepts(algorithm)?;
         // A fresh table's first touch costs real time: pay it here, not in
         // the first move's clock.
         let mut table = AnyTable::try_new(options.table)?;

@@ -327,13 +327,30 @@ fn new_game_resets_killers_and_history() {
     assert_eq!(fresh.stats.counts(), first.stats.counts());
 }
 
-/// Best-first searches cannot drive an engine.
+/// Only the algorithms of the table's engine column drive an engine: the
+/// best-first searches cannot be deepened, and minimax keeps no table
+/// (issue 64: `Engine::new`, `play` and Python took minimax where UCI
+/// refused it). Every front end asks `Engine::accepts`.
 #[test]
-fn best_first_engines_are_refused() {
-    for algo in [Algorithm::Sss, Algorithm::Dual, Algorithm::RecSss, Algorithm::RecDual] {
-        let e = Engine::new(algo, SearchOptions::engine(None)).unwrap_err();
-        assert!(e.to_string().contains("cannot be deepened"), "{e}");
+fn only_the_engine_column_drives_an_engine() {
+    for &algo in Algorithm::ALL {
+        let made = Engine::new(algo, SearchOptions::engine(None));
+        assert_eq!(made.is_ok(), algo.drives_engine(), "{algo}");
+        assert_eq!(Engine::accepts(algo).is_ok(), algo.drives_engine(), "{algo}");
+        if let Err(e) = made {
+            let why = if algo.is_best_first() {
+                "cannot be deepened"
+            } else {
+                "keeps no transposition table"
+            };
+            let e = e.to_string();
+            assert!(
+                e.contains(why) && e.contains("an engine uses one of: alphabeta, negascout, mt-sss"),
+                "{e}"
+            );
+        }
     }
+    assert!(!Algorithm::Minimax.drives_engine());
 }
 
 /// Under a node limit, the engine answers with a completed depth, the

@@ -318,8 +318,10 @@ def solve(
     a state's work is worth a meeting of the threads and in SSS*'s own steps
     while it is not (else they stay on one thread, with a ``UserWarning``).
     Values are the one-thread values; counts vary from run to run (SSS* and
-    Dual*'s only where the clock switches between rounds and steps). Minimax, RecSSS*,
-    RecDual* and Python games stay on one thread, with a ``UserWarning``.
+    Dual*'s only where the clock switches between rounds and steps). The
+    algorithms with no parallel form (the capabilities table's: minimax,
+    RecSSS*, RecDual*, SSS-2, GSEARCH, RSEARCH) and Python games stay on one
+    thread, with a ``UserWarning``.
     ``round_states``: with ``parallel="rounds"``, SSS* and Dual* in rounds of
     exactly that many states (1 to ``MAX_ROUND_STATES``): the rounds of the
     P-processor simulation (``stockman simulate --processors P``), the same

@@ -1,8 +1,10 @@
 //! What each algorithm is and needs, as data: one row per [`Algorithm`],
 //! which every predicate reads ([`Algorithm::is_best_first`],
 //! [`Algorithm::needs_table`], [`Algorithm::runs_parallel`], ...), the
-//! command line, UCI, Python and the experiments included. A new algorithm
-//! is a module, a row here and one dispatch arm.
+//! command line (its help too), UCI, Python and the experiments included.
+//! A new algorithm is a module, a row here and one dispatch arm; the
+//! README's and the guide's algorithm tables repeat each row's summary,
+//! and the CLI's docs test fails until they do.
 
 use super::Algorithm;
 
@@ -114,6 +116,10 @@ pub struct Capabilities {
     pub algorithm: Algorithm,
     /// Its name on the command line, in reports and in Python.
     pub name: &'static str,
+    /// What it is, in a line of Markdown with its source: what the
+    /// guide's and the README's tables of algorithms print (a test holds
+    /// them to it).
+    pub summary: &'static str,
     /// Its family (which also says its [order](Capabilities::order)).
     pub family: Family,
     /// What it needs of a table.
@@ -151,6 +157,7 @@ impl Capabilities {
 const fn row(
     algorithm: Algorithm,
     name: &'static str,
+    summary: &'static str,
     family: Family,
     table: TableUse,
     parallel: ParallelForm,
@@ -158,6 +165,7 @@ const fn row(
     Capabilities {
         algorithm,
         name,
+        summary,
         family,
         table,
         answer: Answer::Value,
@@ -172,10 +180,11 @@ const SHARED: ParallelForm = ParallelForm::SharedTable { shares_work: true };
 
 /// Every algorithm's row, in the order of [`Algorithm::ALL`] (and of the
 /// enum's variants: [`Algorithm::capabilities`] indexes it).
-pub const CAPABILITIES: [Capabilities; 15] = [
+pub const CAPABILITIES: &[Capabilities] = &[
     row(
         Algorithm::Minimax,
         "minimax",
+        "the definition: every leaf",
         Family::Baseline,
         TableUse::None,
         ParallelForm::None,
@@ -185,6 +194,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::AlphaBeta,
             "alphabeta",
+            "fail-soft alpha-beta, left to right (Knuth and Moore 1975)",
             Family::Baseline,
             TableUse::Optional,
             SHARED,
@@ -195,6 +205,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::NegaScout,
             "negascout",
+            "NegaScout / PVS (Reinefeld 1983): null-window tests, re-search on fail high",
             Family::Baseline,
             TableUse::Optional,
             ParallelForm::SharedTable { shares_work: false },
@@ -203,6 +214,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
     row(
         Algorithm::Sss,
         "sss",
+        "Stockman's SSS\\* (1979): an OPEN list of `(node, LIVE/SOLVED, h)` and the six Gamma cases",
         Family::BestFirst,
         TableUse::None,
         ParallelForm::Rounds,
@@ -212,6 +224,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::Dual,
             "dual",
+            "Dual\\* (Marsland, Reinefeld and Schaeffer 1987): SSS\\* with MAX and MIN exchanged",
             Family::BestFirst,
             TableUse::None,
             ParallelForm::Rounds,
@@ -220,6 +233,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
     row(
         Algorithm::RecSss,
         "recsss",
+        "RecSSS\\* (Bhattacharya and Bagchi 1990; Reinefeld's OPEN arrays)",
         Family::Recursive,
         TableUse::None,
         ParallelForm::None,
@@ -229,6 +243,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::RecDual,
             "recdual",
+            "RecDual\\*",
             Family::Recursive,
             TableUse::None,
             ParallelForm::None,
@@ -237,6 +252,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
     row(
         Algorithm::Sss2,
         "sss2",
+        "SSS-2 (Pijls and de Bruin 1990): SSS\\* as two recursive procedures over one max solution tree",
         Family::Recursive,
         TableUse::None,
         ParallelForm::None,
@@ -246,6 +262,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::Gsearch,
             "gsearch",
+            "GSEARCH (Ibaraki 1986): bounds on a partial tree, a rule (`--select`) picks the tip to expand",
             Family::Generalized,
             TableUse::None,
             ParallelForm::None,
@@ -256,6 +273,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::Rsearch,
             "rsearch",
+            "RSEARCH (Ibaraki 1986): GSEARCH in `--memory M` stored nodes, depth-first beyond them",
             Family::Generalized,
             TableUse::None,
             ParallelForm::None,
@@ -264,6 +282,7 @@ pub const CAPABILITIES: [Capabilities; 15] = [
     row(
         Algorithm::MtSss,
         "mt-sss",
+        "MT-SSS\\*: null-window passes from +∞ with a table (Plaat, Schaeffer, Pijls and de Bruin 1996)",
         Family::NullWindow,
         TableUse::Required,
         SHARED,
@@ -273,22 +292,38 @@ pub const CAPABILITIES: [Capabilities; 15] = [
         ..row(
             Algorithm::MtDual,
             "mt-dual",
+            "MT-Dual\\*: passes from −∞",
             Family::NullWindow,
             TableUse::Required,
             SHARED,
         )
     },
-    row(Algorithm::Mtdf, "mtdf", Family::NullWindow, TableUse::Required, SHARED),
+    row(
+        Algorithm::Mtdf,
+        "mtdf",
+        "MTD(f): passes from a first guess (`--first-guess`, default 0)",
+        Family::NullWindow,
+        TableUse::Required,
+        SHARED,
+    ),
     row(
         Algorithm::MtdBi,
         "mtd-bi",
+        "MTD(bi): bisection of the proven bounds, with Pons' test values",
         Family::NullWindow,
         TableUse::Required,
         SHARED,
     ),
     Capabilities {
         answer: Answer::Bound,
-        ..row(Algorithm::Bns, "bns", Family::BestNode, TableUse::Required, SHARED)
+        ..row(
+            Algorithm::Bns,
+            "bns",
+            "Best Node Search (Rutko 2011): a best move and a bound, not the value",
+            Family::BestNode,
+            TableUse::Required,
+            SHARED,
+        )
     },
 ];
 
@@ -299,7 +334,7 @@ mod tests {
     #[test]
     fn one_row_per_algorithm_in_order_with_unique_names() {
         assert_eq!(CAPABILITIES.len(), Algorithm::ALL.len());
-        for (i, (&a, c)) in Algorithm::ALL.iter().zip(&CAPABILITIES).enumerate() {
+        for (i, (&a, c)) in Algorithm::ALL.iter().zip(CAPABILITIES).enumerate() {
             assert_eq!(c.algorithm, a, "row {i}");
             assert_eq!(a as usize, i, "{a}: the enum's order is the table's");
             assert!(!CAPABILITIES[..i].iter().any(|o| o.name == c.name), "{} twice", c.name);
