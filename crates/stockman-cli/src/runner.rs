@@ -202,8 +202,11 @@ fn parse_tt_mb(s: &str) -> Result<usize, String> {
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     let max = stockman::run::MAX_THREADS;
     match s.trim().parse::<i64>() {
-        Ok(n) if (1..=max as i64).contains(&n) => Ok(n as usize),
-        Ok(n) => Err(format!("{n} threads: give 1 to {max}")),
+        // The range is the library's rule; the flag's words are the CLI's.
+        Ok(n) => usize::try_from(n)
+            .ok()
+            .and_then(|n| stockman::Threads::check_count(n).ok())
+            .ok_or_else(|| format!("{n} threads: give 1 to {max}")),
         Err(_) => Err(format!("`{s}` is not a number of threads (1 to {max})")),
     }
 }

@@ -51,8 +51,9 @@ enum EngineTable {
 }
 
 /// The table of an engine on several threads when its options ask for
-/// an unbounded one (a shared table has a size): 64 MiB.
-pub const DEFAULT_SHARED_TABLE_MB: usize = 64;
+/// an unbounded one (a shared table has a size): 64 MiB, the
+/// [`DEFAULT_TABLE_MB`](crate::table::DEFAULT_TABLE_MB).
+pub const DEFAULT_SHARED_TABLE_MB: usize = crate::table::DEFAULT_TABLE_MB;
 
 impl Engine {
     /// Whether `algorithm` can drive an engine
@@ -125,12 +126,8 @@ impl Engine {
     /// assert_eq!(out.depth_completed, Some(8));
     /// ```
     pub fn with_threads(mut self, threads: usize, parallel: Parallel) -> Result<Engine, SearchError> {
-        let max = crate::options::MAX_THREADS;
-        if !(1..=max).contains(&threads) {
-            return Err(SearchError::Unsupported {
-                reason: format!("the number of threads must be 1 to {max}, not {threads}"),
-            });
-        }
+        crate::options::Threads::check_count(threads)
+            .map_err(|e| SearchError::Unsupported { reason: e.to_string() })?;
         if threads == 1 {
             // One thread: the engine's own table (kept if it has one).
             if matches!(self.table, EngineTable::Shared { .. }) {

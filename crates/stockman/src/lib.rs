@@ -62,8 +62,8 @@ pub use observe::{
     WindowRecorder,
 };
 pub use options::{
-    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Select, Threads,
-    UnknownSelect, DEFAULT_MAX_OPEN,
+    Control, Enhancements, GuessKind, Limits, Parallel, Params, Presearch, Research, SearchOptions, Select,
+    ThreadCountError, Threads, UnknownSelect, DEFAULT_MAX_OPEN, MAX_THREADS,
 };
 pub use ordering::Heuristics;
 pub use search::{Limit, Outcome, Partial, SearchError, SettingNames};
@@ -71,7 +71,7 @@ pub use shared_table::{SharedHandle, SharedTable, TableInUse};
 pub use stats::{thread_cpu_time, Stats};
 pub use table::{
     principal_variation, AnyTable, Entry, FixedTable, MapTable, NoTable, Table, TableError, TableErrorKind, TableSize,
-    MAX_TABLE_MB,
+    DEFAULT_TABLE_MB, MAX_TABLE_MB,
 };
 pub use trees::explicit::{declared_root, resolve_root, ExplicitTree, Nested, ParseError, ParseErrorKind};
 pub use trees::random::{RandomNode, RandomSpec, RandomTree, SpecError, ValueModel};

@@ -253,6 +253,47 @@ pub struct Threads {
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 1024;
 
+impl Threads {
+    /// The one rule for a thread count, 1 to [`MAX_THREADS`]: the search
+    /// drivers, the engine and the run layer's settings ask it, and the
+    /// front ends only name their own flag or argument in its error.
+    ///
+    /// # Example
+    /// ```
+    /// use stockman::{Threads, MAX_THREADS};
+    /// assert_eq!(Threads::check_count(4), Ok(4));
+    /// let e = Threads::check_count(0).unwrap_err();
+    /// assert_eq!(e.given, 0);
+    /// assert_eq!(e.to_string(), format!("the number of threads must be 1 to {MAX_THREADS}, not 0"));
+    /// ```
+    pub fn check_count(count: usize) -> Result<usize, ThreadCountError> {
+        if (1..=MAX_THREADS).contains(&count) {
+            Ok(count)
+        } else {
+            Err(ThreadCountError { given: count })
+        }
+    }
+}
+
+/// A thread count outside 1 to [`MAX_THREADS`] ([`Threads::check_count`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadCountError {
+    /// The count asked for.
+    pub given: usize,
+}
+
+impl std::fmt::Display for ThreadCountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the number of threads must be 1 to {MAX_THREADS}, not {}",
+            self.given
+        )
+    }
+}
+
+impl std::error::Error for ThreadCountError {}
+
 impl Default for Threads {
     fn default() -> Threads {
         Threads {
@@ -304,7 +345,7 @@ impl SearchOptions {
     /// assume a fixed left-to-right order.
     pub fn engine(aspiration: Option<Value>) -> SearchOptions {
         SearchOptions {
-            table: TableSize::Megabytes(64),
+            table: TableSize::Megabytes(crate::table::DEFAULT_TABLE_MB),
             enhancements: Enhancements {
                 table_move_first: true,
                 etc: true,

@@ -21,6 +21,12 @@ pub enum TableSize {
     Megabytes(usize),
 }
 
+/// The one default size of a bounded table, in MiB: a built-in game's
+/// table in every front end, an engine's
+/// ([`SearchOptions::engine`](crate::SearchOptions::engine)) and a shared
+/// table asked for without a size all read it.
+pub const DEFAULT_TABLE_MB: usize = 64;
+
 /// The largest table a [`TableSize::Megabytes`] may ask for: 1 TiB.
 pub const MAX_TABLE_MB: usize = 1 << 20;
 

@@ -474,7 +474,17 @@ fn search_options_threads_through_search_shared() {
             ..SearchOptions::default()
         };
         let e = Algorithm::Mtdf.search_shared(&tree, &opts).unwrap_err();
-        assert!(e.to_string().contains(&format!("threads = {threads}")), "{e}");
+        // The one rule (Threads::check_count) and its words, as the run layer's.
+        assert_eq!(
+            e.to_string(),
+            stockman::Threads::check_count(threads).unwrap_err().to_string(),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with(&format!("threads must be 1 to 1024, not {threads}")),
+            "{e}"
+        );
     }
     // One thread is the plain search, counts and all.
     let one = Algorithm::MtSss.search(&tree, &SearchOptions::default()).unwrap();

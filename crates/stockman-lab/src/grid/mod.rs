@@ -570,7 +570,7 @@ impl Grid {
         if self.bns_guesses.is_empty() {
             return Err(empty("BNS guesses"));
         }
-        if !(1..=stockman::run::MAX_THREADS).contains(&self.search_threads) {
+        if stockman::Threads::check_count(self.search_threads).is_err() {
             return Err(Error::new(format!(
                 "search_threads = {}: give 1 to {}",
                 self.search_threads,

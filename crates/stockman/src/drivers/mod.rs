@@ -111,13 +111,8 @@ impl Algorithm {
         G::Move: Send + Sync,
         O: Observer,
     {
-        let threads = opts.threads.count;
-        let max = crate::options::MAX_THREADS;
-        if !(1..=max).contains(&threads) {
-            return Err(SearchError::Unsupported {
-                reason: format!("threads = {threads}: give 1 to {max}"),
-            });
-        }
+        let threads = crate::options::Threads::check_count(opts.threads.count)
+            .map_err(|e| SearchError::Unsupported { reason: e.to_string() })?;
         let one = SearchOptions {
             threads: crate::options::Threads {
                 count: 1,

@@ -56,8 +56,9 @@ use crate::table::{AnyTable, Table, TableError, TableSize};
 use crate::value::Value;
 
 /// The transposition table of a built-in game unless the caller says
-/// otherwise, in MiB: every front end's default.
-pub const DEFAULT_GAME_TABLE_MB: usize = 64;
+/// otherwise, in MiB: every front end's default (the library's
+/// [`DEFAULT_TABLE_MB`](crate::table::DEFAULT_TABLE_MB)).
+pub const DEFAULT_GAME_TABLE_MB: usize = crate::table::DEFAULT_TABLE_MB;
 
 /// The aspiration half-width of alpha-beta and NegaScout under iterative
 /// deepening unless the caller says otherwise: on the Connect Four

@@ -211,12 +211,8 @@ impl Settings {
             ..SearchOptions::default()
         };
         self.enhancements.apply(&mut options, engine);
-        let threads = self.threads.unwrap_or(1);
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(RunError::Settings(format!(
-                "the number of threads must be 1 to {MAX_THREADS}, not {threads}"
-            )));
-        }
+        let threads = crate::options::Threads::check_count(self.threads.unwrap_or(1))
+            .map_err(|e| RunError::Settings(e.to_string()))?;
         let round_states = self.round_states.unwrap_or(0);
         let max = crate::simulate::MAX_PROCESSORS;
         if round_states > max {
