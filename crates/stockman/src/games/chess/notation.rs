@@ -258,6 +258,23 @@ fn parse_placement(field: &str) -> Result<[[Option<char>; 8]; 8], ChessError> {
     Ok(grid)
 }
 
+/// Takes FEN field number `field` from the start of `rest` into `fields`;
+/// a missing one (or `moves` in its place) is the error `reason`.
+fn take_field<'a>(rest: &mut &'a str, fields: &mut Vec<&'a str>, field: usize, reason: &str) -> Result<(), ChessError> {
+    match next_word(rest) {
+        Some((w, r)) if w != "moves" => {
+            fields.push(w);
+            *rest = r;
+            Ok(())
+        }
+        _ => Err(ChessError::Fen {
+            field,
+            found: None,
+            reason: reason.to_string(),
+        }),
+    }
+}
+
 /// Reads a FEN (6 fields, or 4 with the clocks `0 1`) at the start of
 /// `text`, skipping EPD operations after 4 fields; returns the board and
 /// the rest (empty, or starting with `moves`).
@@ -265,19 +282,12 @@ pub(super) fn parse_fen(text: &str) -> Result<(Board, &str), ChessError> {
     let mut rest = text;
     let mut fields: Vec<&str> = Vec::with_capacity(6);
     for field in 1..=4 {
-        match next_word(rest) {
-            Some((w, r)) if w != "moves" => {
-                fields.push(w);
-                rest = r;
-            }
-            _ => {
-                return Err(ChessError::Fen {
-                    field,
-                    found: None,
-                    reason: "a FEN has 6 fields (4 in an EPD line) separated by spaces".to_string(),
-                })
-            }
-        }
+        take_field(
+            &mut rest,
+            &mut fields,
+            field,
+            "a FEN has 6 fields (4 in an EPD line) separated by spaces",
+        )?;
     }
     // The clocks: two numbers, or none (EPD).
     if let Some((w, r)) = next_word(rest)
@@ -285,19 +295,12 @@ pub(super) fn parse_fen(text: &str) -> Result<(Board, &str), ChessError> {
     {
         fields.push(w);
         rest = r;
-        match next_word(rest) {
-            Some((w, r)) if w != "moves" => {
-                fields.push(w);
-                rest = r;
-            }
-            _ => {
-                return Err(ChessError::Fen {
-                    field: 6,
-                    found: None,
-                    reason: "a FEN with a halfmove clock also has a fullmove number".to_string(),
-                })
-            }
-        }
+        take_field(
+            &mut rest,
+            &mut fields,
+            6,
+            "a FEN with a halfmove clock also has a fullmove number",
+        )?;
     }
     if fields.len() == 4 {
         rest = skip_epd_operations(rest)?;
