@@ -229,14 +229,7 @@ impl GameTask for Play<'_> {
 /// algorithm (an engine deepens it iteratively), named in the error with
 /// `flag` otherwise.
 pub fn engine_algorithm(name: &str, flag: &str) -> Result<Algorithm> {
-    let engines = || {
-        Algorithm::ALL
-            .iter()
-            .filter(|a| a.drives_engine())
-            .map(|a| a.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let engines = stockman::Engine::algorithm_names;
     if name.trim().eq_ignore_ascii_case("all") || name.contains(',') {
         bail!(
             "{flag} takes one algorithm for the engine, not `{name}` (one of: {})",

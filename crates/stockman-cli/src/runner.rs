@@ -493,10 +493,8 @@ pub fn algo_help() -> String {
 /// The help of an engine's algorithm (`play --algo`, `match --engines`): the
 /// algorithms that drive an engine ([`stockman::Engine::accepts`]).
 pub fn engine_algo_help(what: &str) -> String {
-    let engines: Vec<&str> = Algorithm::ALL
-        .iter()
-        .filter(|a| a.drives_engine())
-        .map(|a| a.name())
-        .collect();
-    format!("{what} (deepened iteratively): one of {}", engines.join(", "))
+    format!(
+        "{what} (deepened iteratively): one of {}",
+        stockman::Engine::algorithm_names()
+    )
 }

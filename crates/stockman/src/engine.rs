@@ -73,14 +73,23 @@ impl Engine {
         } else {
             "keeps no transposition table to carry from one depth to the next"
         };
-        let engines: Vec<&str> = Algorithm::ALL
-            .iter()
-            .filter(|a| a.drives_engine())
-            .map(|a| a.name())
-            .collect();
         Err(SearchError::Unsupported {
-            reason: format!("{algorithm} {why}; an engine uses one of: {}", engines.join(", ")),
+            reason: format!(
+                "{algorithm} {why}; an engine uses one of: {}",
+                Engine::algorithm_names()
+            ),
         })
+    }
+
+    /// The algorithms [`Engine::accepts`], in the order of
+    /// [`Algorithm::ALL`]: what every front end lists for an engine.
+    pub fn algorithms() -> impl Iterator<Item = Algorithm> {
+        Algorithm::ALL.iter().copied().filter(|a| a.drives_engine())
+    }
+
+    /// Their names, `, `-separated: the list an error or a help text gives.
+    pub fn algorithm_names() -> String {
+        Engine::algorithms().map(|a| a.name()).collect::<Vec<_>>().join(", ")
     }
 
     /// An engine searching with `algorithm` and `options` (their depth and

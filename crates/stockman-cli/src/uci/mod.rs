@@ -38,12 +38,7 @@ use stockman::{Algorithm, Clock, Engine, Iteration, Limit, Limits, Observer, Out
 /// the order of [`Algorithm::ALL`].
 fn engine_algorithms() -> impl Iterator<Item = Algorithm> {
     let default = Settings::default().algorithm;
-    std::iter::once(default).chain(
-        Algorithm::ALL
-            .iter()
-            .copied()
-            .filter(move |&a| a.drives_engine() && a != default),
-    )
+    std::iter::once(default).chain(stockman::Engine::algorithms().filter(move |&a| a != default))
 }
 
 /// The deepest iteration a `go` may ask for.
