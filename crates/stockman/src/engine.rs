@@ -277,7 +277,7 @@ impl Engine {
             EngineTable::Shared { table, .. } => algo
                 .with_options(&opts)
                 .deepen()
-                .table(table.handle())
+                .table(&mut table.handle())
                 .heuristics(heur)
                 .run(game),
         }

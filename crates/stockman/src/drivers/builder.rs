@@ -44,10 +44,28 @@ pub struct Search<'a, O = NoObserver, T = NoTable> {
     options: &'a SearchOptions,
     deepen: bool,
     window: Option<(Value, Value)>,
-    table: Option<T>,
+    table: Option<&'a mut T>,
     shared: Option<&'a SharedTable>,
     heuristics: Option<&'a mut Heuristics>,
-    observer: O,
+    observer: Watcher<'a, O>,
+}
+
+/// The observer of a [`Search`]: its own [`NoObserver`] or the caller's,
+/// borrowed. The searches see the caller's type itself, never a `&mut` of
+/// it: every search is compiled once per observer type, so that `&mut
+/// LeafRecorder` and `LeafRecorder` are not two copies of the library.
+enum Watcher<'a, O> {
+    Own(O),
+    Lent(&'a mut O),
+}
+
+impl<O> Watcher<'_, O> {
+    fn get(&mut self) -> &mut O {
+        match self {
+            Watcher::Own(o) => o,
+            Watcher::Lent(o) => o,
+        }
+    }
 }
 
 impl<'a> Search<'a> {
@@ -61,7 +79,7 @@ impl<'a> Search<'a> {
             table: None,
             shared: None,
             heuristics: None,
-            observer: NoObserver,
+            observer: Watcher::Own(NoObserver),
         }
     }
 }
@@ -98,7 +116,9 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
     /// minimax keep none and ignore it; alpha-beta and NegaScout use it
     /// whatever `opts.table` says. A table that holds nothing
     /// ([`NoTable`]) is no table: the search makes the one of `opts.table`.
-    pub fn table<T2: Table>(self, table: T2) -> Search<'a, O, T2> {
+    /// (Borrowed, so that the searches are compiled for the table's own
+    /// type, not once more for each `&mut` around it.)
+    pub fn table<T2: Table>(self, table: &'a mut T2) -> Search<'a, O, T2> {
         Search {
             algorithm: self.algorithm,
             options: self.options,
@@ -120,8 +140,8 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
     }
 
     /// Where the search reports its leaves, steps, passes and iterations
-    /// (`&mut observer` to keep it; with threads, the calling thread's).
-    pub fn observer<O2: Observer>(self, observer: O2) -> Search<'a, O2, T> {
+    /// (with threads, the calling thread's); the caller keeps it.
+    pub fn observer<O2: Observer>(self, observer: &'a mut O2) -> Search<'a, O2, T> {
         Search {
             algorithm: self.algorithm,
             options: self.options,
@@ -130,7 +150,7 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
             table: self.table,
             shared: self.shared,
             heuristics: self.heuristics,
-            observer,
+            observer: Watcher::Lent(observer),
         }
     }
 
@@ -151,8 +171,9 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
             heuristics,
             mut observer,
         } = self;
+        let observer = observer.get();
         if opts.threads.count != 1 {
-            return algo.observed(game, opts, &mut observer);
+            return algo.observed(game, opts, observer);
         }
         let kept = heuristics.is_some();
         let mut own = Heuristics::new();
@@ -167,21 +188,21 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         // Every search is compiled once per table type it can run with, so
         // the types are kept few: the caller's (not compiled at all for
         // `NoTable`: `T::ENABLED` is a constant), a shared table's handle,
-        // and `&mut AnyTable`, which the searches that make their own
-        // table use too.
+        // and `AnyTable`, which the searches that make their own table use
+        // too; each reaches the searches as one `&mut` of itself.
         if T::ENABLED
             && let Some(t) = table
         {
-            return through.run(game, &mut observer, t, heur);
+            return through.run(game, observer, t, heur);
         }
         match shared {
-            Some(s) => through.run(game, &mut observer, s.handle(), heur),
+            Some(s) => through.run(game, observer, &mut s.handle(), heur),
             // Deepening, a window or heuristics to keep take the table the
             // options ask for; a plain search makes its own.
             None if deepen || window.is_some() || kept => {
-                through.run(game, &mut observer, &mut AnyTable::try_new(opts.table)?, heur)
+                through.run(game, observer, &mut AnyTable::try_new(opts.table)?, heur)
             }
-            None => algo.observed(game, opts, &mut observer),
+            None => algo.observed(game, opts, observer),
         }
     }
 
@@ -226,7 +247,7 @@ impl<'a, O: Observer, T: Table> Search<'a, O, T> {
         }
         let mut own = Heuristics::new();
         let heur = heuristics.unwrap_or(&mut own);
-        algo.shared_in(game, opts, deepen, shared, &mut observer, heur)
+        algo.shared_in(game, opts, deepen, shared, observer.get(), heur)
     }
 }
 
@@ -244,7 +265,7 @@ impl Through<'_> {
         &self,
         game: &G,
         obs: &mut O,
-        table: T,
+        table: &mut T,
         heur: &mut Heuristics,
     ) -> Result<Outcome<G::Move>, SearchError> {
         if self.deepen {
@@ -287,9 +308,9 @@ impl Algorithm {
         game: &G,
         opts: &SearchOptions,
         obs: &mut O,
-        table: T,
+        mut table: T,
     ) -> Result<Outcome<G::Move>, SearchError> {
-        Search::new(self, opts).observer(obs).table(table).run(game)
+        Search::new(self, opts).observer(obs).table(&mut table).run(game)
     }
 
     /// A search through a table and heuristics the caller keeps.
@@ -302,12 +323,12 @@ impl Algorithm {
         game: &G,
         opts: &SearchOptions,
         obs: &mut O,
-        table: T,
+        mut table: T,
         heur: &mut Heuristics,
     ) -> Result<Outcome<G::Move>, SearchError> {
         Search::new(self, opts)
             .observer(obs)
-            .table(table)
+            .table(&mut table)
             .heuristics(heur)
             .run(game)
     }
@@ -322,13 +343,13 @@ impl Algorithm {
         game: &G,
         opts: &SearchOptions,
         obs: &mut O,
-        table: T,
+        mut table: T,
         heur: &mut Heuristics,
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
         Search::new(self, opts)
             .observer(obs)
-            .table(table)
+            .table(&mut table)
             .heuristics(heur)
             .window(window.0, window.1)
             .run(game)

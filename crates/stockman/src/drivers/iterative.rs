@@ -75,7 +75,7 @@ pub(crate) fn search_in<G: Game, O: Observer, T: Table>(
     algo: Algorithm,
     opts: &SearchOptions,
     obs: &mut O,
-    table: T,
+    table: &mut T,
 ) -> Result<Outcome<G::Move>, SearchError> {
     search_kept(game, algo, opts, obs, table, &mut Heuristics::new())
 }
@@ -88,12 +88,12 @@ pub(crate) fn search_kept<G: Game, O: Observer, T: Table>(
     algo: Algorithm,
     opts: &SearchOptions,
     obs: &mut O,
-    mut table: T,
+    table: &mut T,
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     deepen(game, algo, opts, obs, heur, |o, obs, heur, previous| {
-        let out = iteration(game, algo, o, obs, &mut table, heur, previous)?;
-        Ok(with_pv::<G, O, _>(game, &mut table, o, out))
+        let out = iteration(game, algo, o, obs, &mut *table, heur, previous)?;
+        Ok(with_pv::<G, O, _>(game, &mut *table, o, out))
     })
 }
 

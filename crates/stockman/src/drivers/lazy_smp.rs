@@ -354,7 +354,7 @@ fn run<G: Game, O: Observer>(
     heur: &mut Heuristics,
 ) -> Result<Outcome<G::Move>, SearchError> {
     match iteration {
-        None => algo.windowed(game, opts, obs, table, heur, (-crate::INF, crate::INF)),
+        None => algo.windowed(game, opts, obs, &mut table, heur, (-crate::INF, crate::INF)),
         Some(previous) => iterative::iteration(game, algo, opts, obs, &mut table, heur, previous),
     }
 }

@@ -199,7 +199,7 @@ impl Algorithm {
         game: &G,
         opts: &SearchOptions,
         obs: &mut O,
-        table: T,
+        table: &mut T,
         heur: &mut Heuristics,
         window: (Value, Value),
     ) -> Result<Outcome<G::Move>, SearchError> {
@@ -224,7 +224,7 @@ impl Algorithm {
         game: &G,
         opts: &SearchOptions,
         obs: &mut O,
-        mut table: T,
+        table: &mut T,
         heur: &mut Heuristics,
         window: (Value, Value),
         p: crate::Presearch,
@@ -249,7 +249,7 @@ impl Algorithm {
         // The narrowed root lists its own (fewer) moves, not a team's list
         // of the game's (the presearch's root entry is only a hint).
         table.show_root_moves(false);
-        let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut table, heur, window);
+        let pre = self.dispatch(&narrow, &first, &mut crate::NoObserver, &mut *table, heur, window);
         table.show_root_moves(true);
         let pre = pre.map_err(SearchError::unproven)?;
         // The limits hold for both searches together.
