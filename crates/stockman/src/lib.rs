@@ -30,6 +30,7 @@
 
 pub mod algorithms;
 pub mod clock;
+mod crew;
 pub mod drivers;
 pub mod engine;
 pub mod game;

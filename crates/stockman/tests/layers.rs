@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The layers, bottom first: a module may use its own layer and those
 /// below. CONTRIBUTING.md's "Layers" section says the same in words.
 const LAYERS: [(&str, &[&str]); 8] = [
-    ("foundations", &["value", "stats", "key_map", "pool"]),
+    ("foundations", &["value", "stats", "key_map", "pool", "crew"]),
     ("the game abstraction", &["game"]),
     (
         "shared services",

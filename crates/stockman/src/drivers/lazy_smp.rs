@@ -44,6 +44,7 @@
 
 use super::iterative;
 use crate::algorithms::Algorithm;
+use crate::crew::Crew;
 use crate::game::Game;
 use crate::observe::{NoObserver, Observer};
 use crate::ordering::Heuristics;
@@ -124,11 +125,12 @@ fn current_stack_size() -> Option<usize> {
 
 /// The searches of `algo` on `threads` threads through `table`: Lazy SMP
 /// (helpers diversified), or ABDADA when `exclusive` (every thread with an
-/// exclusive handle, in the same order). The helper threads are started
-/// once and live as long as this search: deepened, every iteration runs on
-/// every thread (the helpers keep their heuristics from one to the next);
-/// the calling thread's search uses `heur`. A helper that cannot be started
-/// is an error ([`SearchError::Threads`]), never a search on fewer threads.
+/// exclusive handle, in the same order). The helpers run on a [`Crew`]
+/// (threads kept between searches), each on a thread of its own for the
+/// whole search: deepened, every iteration runs on every thread (the
+/// helpers keep their heuristics from one to the next); the calling
+/// thread's search uses `heur`. Helpers that cannot be started are an
+/// error ([`SearchError::Threads`]), never a search on fewer threads.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
     game: &G,
@@ -151,18 +153,17 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
         game.moves(&game.root(), &mut moves);
         Arc::new(moves)
     };
-    std::thread::scope(|s| {
-        let mut team = Team {
-            game,
-            algo,
-            table,
-            exclusive,
-            threads,
-            root,
-            crew: Vec::new(),
-            done: None,
-        };
-        team.start(s, opts)?;
+    let mut team = Team {
+        game,
+        algo,
+        table,
+        exclusive,
+        threads,
+        root,
+        crew: Vec::new(),
+        done: None,
+    };
+    let mut body = move |mut team: Team<'_, G>| {
         if !deepen {
             return team.search(opts, None, obs, heur);
         }
@@ -170,9 +171,24 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
             let out = team.search(o, Some(previous), obs, heur)?;
             Ok(iterative::with_pv::<_, O, _>(game, &mut table.handle(), o, out))
         })
-        // The team goes out of scope here: its helpers' job channels
-        // close, the helpers return, and the scope joins them.
-    })
+        // The team goes here (also when a search panics): its helpers'
+        // job channels close, the helpers return, and the scope waits for
+        // them.
+    };
+    if threads <= 1 {
+        return body(team);
+    }
+    let crew = Crew::hire(threads - 1, helper_stack(opts)).map_err(|reason| SearchError::Threads {
+        asked: threads,
+        started: 1,
+        reason,
+    })?;
+    let out = crew.scope(|s| {
+        team.start(s);
+        body(team)
+    });
+    crew.release();
+    out
 }
 
 /// What a helper is asked to do: one search (or one iteration, with the
@@ -205,60 +221,47 @@ struct Team<'a, G> {
 }
 
 impl<'a, G: Game + Sync> Team<'a, G> {
-    /// Starts the helpers in `scope`, each with its own heuristics; the
-    /// first that cannot be started ends the search with
-    /// [`SearchError::Threads`] (the others then return at once).
-    fn start<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>, opts: &SearchOptions) -> Result<(), SearchError>
+    /// Starts the helpers in `scope` (a [`Crew`]'s: a thread each), each
+    /// with its own heuristics.
+    fn start<'s>(&mut self, scope: &rayon_core::Scope<'s>)
     where
         'a: 's,
     {
-        if self.threads <= 1 {
-            return Ok(());
-        }
         let (answer, done) = mpsc::channel();
         self.done = Some(done);
         let (game, algo, exclusive) = (self.game, self.algo, self.exclusive);
         for i in 1..self.threads {
             let (jobs, inbox) = mpsc::channel::<Job>();
             let answer = answer.clone();
-            std::thread::Builder::new()
-                .name(format!("stockman-helper-{i}"))
-                .stack_size(helper_stack(opts))
-                .spawn_scoped(scope, move || {
-                    // Lazy SMP's helpers start at different root moves.
-                    let mut heur = if exclusive {
-                        Heuristics::new()
-                    } else {
-                        Heuristics::turned(i as u32)
-                    };
-                    for job in inbox {
-                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            match run(
-                                game,
-                                algo,
-                                &job.opts,
-                                job.iteration,
-                                &mut NoObserver,
-                                job.handle,
-                                &mut heur,
-                            ) {
-                                Ok(out) => Some(out.stats),
-                                Err(e) => e.stats().copied(),
-                            }
-                        }));
-                        if answer.send(r).is_err() {
-                            return;
+            scope.spawn(move |_| {
+                // Lazy SMP's helpers start at different root moves.
+                let mut heur = if exclusive {
+                    Heuristics::new()
+                } else {
+                    Heuristics::turned(i as u32)
+                };
+                for job in inbox {
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        match run(
+                            game,
+                            algo,
+                            &job.opts,
+                            job.iteration,
+                            &mut NoObserver,
+                            job.handle,
+                            &mut heur,
+                        ) {
+                            Ok(out) => Some(out.stats),
+                            Err(e) => e.stats().copied(),
                         }
+                    }));
+                    if answer.send(r).is_err() {
+                        return;
                     }
-                })
-                .map_err(|e| SearchError::Threads {
-                    asked: self.threads,
-                    started: i,
-                    reason: e.to_string(),
-                })?;
+                }
+            });
             self.crew.push(jobs);
         }
-        Ok(())
     }
 
     /// One search (a whole one, or with `iteration` the iteration after
@@ -399,5 +402,89 @@ mod tests {
         // Not deepened (the answer would be the deeper search's), nor ABDADA.
         assert_eq!(depth(1, true, false), Some(6));
         assert_eq!(depth(1, false, true), Some(6));
+    }
+
+    /// A tree whose evaluation panics at every leaf past the first
+    /// `calm` (counted over every thread).
+    struct Panicky {
+        tree: ExplicitTree,
+        calm: u64,
+        evals: std::sync::atomic::AtomicU64,
+    }
+
+    impl Game for Panicky {
+        type Position = u32;
+        type Move = u32;
+        fn root(&self) -> u32 {
+            self.tree.root()
+        }
+        fn role(&self, pos: &u32) -> crate::Role {
+            self.tree.role(pos)
+        }
+        fn moves(&self, pos: &u32, out: &mut Vec<u32>) {
+            self.tree.moves(pos, out)
+        }
+        fn play(&self, pos: &u32, mv: u32) -> u32 {
+            self.tree.play(pos, mv)
+        }
+        fn evaluate(&self, pos: &u32) -> Value {
+            if self.evals.fetch_add(1, Ordering::Relaxed) >= self.calm {
+                panic!("the game broke");
+            }
+            self.tree.evaluate(pos)
+        }
+        fn hash(&self, pos: &u32) -> Option<u64> {
+            self.tree.hash(pos)
+        }
+    }
+
+    #[test]
+    fn a_panic_on_any_thread_reaches_the_caller_and_the_next_search_runs() {
+        let spec = crate::RandomSpec::parse("width=5,depth=6,seed=9").unwrap();
+        let tree = ExplicitTree::from_game(&crate::RandomTree::new(spec), None, 100_000).unwrap();
+        let value = Algorithm::AlphaBeta
+            .search(&tree, &SearchOptions::default())
+            .unwrap()
+            .value;
+        for how in crate::Parallel::ALL {
+            let opts = SearchOptions {
+                threads: crate::Threads {
+                    count: 4,
+                    parallel: how,
+                    ..crate::Threads::default()
+                },
+                ..SearchOptions::default()
+            };
+            // Early (the main search's first leaves) and late (a helper's,
+            // or the main search's after the helpers ran).
+            for calm in [0, 1, 50, 400] {
+                // A table of its own: nothing found in it, every leaf evaluated.
+                let table = SharedTable::with_megabytes(1).unwrap();
+                let game = Panicky {
+                    tree: tree.clone(),
+                    calm,
+                    evals: Default::default(),
+                };
+                let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    Algorithm::Mtdf
+                        .with_options(&opts)
+                        .shared_table(&table)
+                        .run_shared(&game)
+                }));
+                let message = caught.expect_err("the game panicked");
+                assert_eq!(
+                    crate::search::panic_text(&*message),
+                    "the game broke",
+                    "{how}, calm {calm}"
+                );
+                // The threads are not left waiting: the next search runs.
+                let next = Algorithm::Mtdf
+                    .with_options(&opts)
+                    .shared_table(&table)
+                    .run_shared(&tree)
+                    .unwrap();
+                assert_eq!(next.value, value, "{how}, calm {calm}");
+            }
+        }
     }
 }

@@ -95,8 +95,9 @@ struct Frame<G: Game> {
     order: Vec<u32>,
     /// How many of `order` were sent.
     sent: usize,
-    /// The children sent and not answered, with their homes.
-    out: Vec<(u32, usize)>,
+    /// The children sent and not answered, with their homes (a map: a
+    /// root of 70,000 moves gets 70,000 answers, each found at once).
+    out: HashMap<u32, usize>,
     /// Who waits for this node's answer.
     waiting: Vec<Parent>,
     /// The best answer so far (the highest at MAX, the lowest at MIN) and
@@ -119,6 +120,10 @@ struct Rank<'g, G: Game, T: Transport> {
     frames: HashMap<u64, Frame<G>>,
     /// Open frames by (key, draft, gamma): a position sent twice joins.
     open: HashMap<(u64, u32, Value), u64>,
+    /// The frames here waiting for each parent (rank, frame), so that a
+    /// cancel finds them without a look at every open frame (some may have
+    /// resolved since: they are skipped).
+    waiters: HashMap<(u32, u64), Vec<u64>>,
     next_frame: u64,
     /// Messages to handle: from itself, and those taken from the transport.
     mine: VecDeque<Msg>,
@@ -129,8 +134,19 @@ struct Rank<'g, G: Game, T: Transport> {
     report: RankReport,
     buf: Vec<u8>,
     moves: Vec<G::Move>,
+    /// The last position a path was replayed to the parent of, with its
+    /// moves: the brothers a frame sends arrive one after another, and a
+    /// root of 70,000 moves would otherwise list them 70,000 times.
+    replayed: Option<Replayed<G>>,
     done: bool,
     reports: Vec<RankReport>,
+}
+
+/// A parent's path, position and moves, as [`Rank::replay`] last found them.
+struct Replayed<G: Game> {
+    path: Vec<u32>,
+    pos: G::Position,
+    moves: Vec<G::Move>,
 }
 
 fn transport_error(e: TransportError) -> SearchError {
@@ -217,6 +233,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             table: AnyTable::try_growing(opts.table)?,
             heur: Heuristics::new(),
             frames: HashMap::new(),
+            waiters: HashMap::new(),
             open: HashMap::new(),
             next_frame: 0,
             mine: VecDeque::new(),
@@ -228,6 +245,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             },
             buf: Vec::new(),
             moves: Vec::new(),
+            replayed: None,
             done: false,
             reports: Vec::new(),
             net,
@@ -362,25 +380,58 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         if pass > self.pass {
             self.pass = pass;
             self.frames.clear();
+            self.waiters.clear();
             self.open.clear();
             self.cancelled.clear();
         }
     }
 
+    /// The position at `path`: played from the root, or (for a brother
+    /// of the last path replayed) from their parent, whose moves are kept.
     fn replay(&mut self, path: &[u32]) -> Result<G::Position, SearchError> {
-        let mut pos = self.game.root();
-        for (ply, &i) in path.iter().enumerate() {
-            self.moves.clear();
-            self.game.moves(&pos, &mut self.moves);
-            let Some(&m) = self.moves.get(i as usize) else {
-                return Err(SearchError::Distributed(format!(
-                    "rank {}: move {i} at ply {ply} of a path does not exist (the ranks disagree on the game)",
-                    self.me
-                )));
-            };
-            pos = self.game.play(&pos, m);
+        let Some((&last, parent)) = path.split_last() else {
+            return Ok(self.game.root());
+        };
+        let cached = self.replayed.as_ref().is_some_and(|r| r.path == parent);
+        if !cached {
+            let mut pos = self.game.root();
+            let mut moves = self.replayed.take().map(|r| r.moves).unwrap_or_default();
+            for (ply, &i) in parent.iter().enumerate() {
+                pos = self.game.play(&pos, self.nth_move(&pos, &mut moves, ply, i)?);
+            }
+            moves.clear();
+            self.game.moves(&pos, &mut moves);
+            self.replayed = Some(Replayed {
+                path: parent.to_vec(),
+                pos,
+                moves,
+            });
         }
-        Ok(pos)
+        let r = self.replayed.as_ref().expect("replayed above");
+        let Some(&m) = r.moves.get(last as usize) else {
+            return Err(self.no_move(parent.len(), last));
+        };
+        Ok(self.game.play(&r.pos, m))
+    }
+
+    /// Move `i` of `pos` (listed into `moves`), at ply `ply` of a path.
+    fn nth_move(
+        &self,
+        pos: &G::Position,
+        moves: &mut Vec<G::Move>,
+        ply: usize,
+        i: u32,
+    ) -> Result<G::Move, SearchError> {
+        moves.clear();
+        self.game.moves(pos, moves);
+        moves.get(i as usize).copied().ok_or_else(|| self.no_move(ply, i))
+    }
+
+    fn no_move(&self, ply: usize, i: u32) -> SearchError {
+        SearchError::Distributed(format!(
+            "rank {}: move {i} at ply {ply} of a path does not exist (the ranks disagree on the game)",
+            self.me
+        ))
     }
 
     fn draft(&self, ply: usize) -> u32 {
@@ -452,6 +503,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         if let Some(&f) = self.open.get(&(key, draft, gamma)) {
             self.report.joined += 1;
             self.frames.get_mut(&f).expect("an open frame").waiting.push(parent);
+            self.waiters.entry((parent.rank, parent.frame)).or_default().push(f);
             return Ok(());
         }
         let n = self.moves.len() as u32;
@@ -478,13 +530,14 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 moves: self.moves.clone(),
                 order,
                 sent: 0,
-                out: Vec::new(),
+                out: HashMap::new(),
                 waiting: vec![parent],
                 best: if role == Role::Max { -INF } else { INF },
                 best_child: NO_MOVE,
             },
         );
         self.open.insert((key, draft, gamma), id);
+        self.waiters.entry((parent.rank, parent.frame)).or_default().push(id);
         // The eldest child first; its brothers once it failed to cut off.
         self.send_children(id, 1)
     }
@@ -506,7 +559,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             let to = home(key, self.ranks);
             let mut p = path.clone();
             p.push(i);
-            self.frames.get_mut(&id).expect("a frame").out.push((i, to));
+            self.frames.get_mut(&id).expect("a frame").out.insert(i, to);
             let parent = Parent {
                 rank: self.me as u32,
                 frame: id,
@@ -554,10 +607,9 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         let Some(f) = self.frames.get_mut(&id) else {
             return Ok(()); // a frame that cut off or was cancelled
         };
-        let Some(at) = f.out.iter().position(|&(c, _)| c == child) else {
+        if f.out.remove(&child).is_none() {
             return Ok(());
-        };
-        f.out.swap_remove(at);
+        }
         let better = match f.role {
             Role::Max => g > f.best,
             Role::Min => g < f.best,
@@ -608,8 +660,8 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         self.cancel_children(id, &f.out)
     }
 
-    fn cancel_children(&mut self, id: u64, out: &[(u32, usize)]) -> Result<(), SearchError> {
-        let mut homes: Vec<usize> = out.iter().map(|&(_, r)| r).collect();
+    fn cancel_children(&mut self, id: u64, out: &HashMap<u32, usize>) -> Result<(), SearchError> {
+        let mut homes: Vec<usize> = out.values().copied().collect();
         homes.sort_unstable();
         homes.dedup();
         let (epoch, pass, rank) = (self.epoch, self.pass, self.me as u32);
@@ -630,19 +682,21 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     /// Frame `frame` of rank `rank` stops waiting here; a frame nobody
     /// waits for any more is given up, and its own children cancelled.
     fn cancel(&mut self, rank: u32, frame: u64) -> Result<(), SearchError> {
-        let mut doomed: Vec<u64> = self
-            .frames
-            .iter_mut()
-            .filter_map(|(&id, f)| {
-                let before = f.waiting.len();
-                f.waiting.retain(|w| (w.rank, w.frame) != (rank, frame));
-                (f.waiting.is_empty() && before > 0).then_some(id)
+        let mut waiting = self.waiters.remove(&(rank, frame)).unwrap_or_default();
+        // In the order they were opened, so that the cancels go out alike
+        // on every run (the simulator's times repeat to the nanosecond).
+        waiting.sort_unstable();
+        waiting.dedup();
+        let doomed: Vec<u64> = waiting
+            .into_iter()
+            .filter(|id| {
+                self.frames.get_mut(id).is_some_and(|f| {
+                    let before = f.waiting.len();
+                    f.waiting.retain(|w| (w.rank, w.frame) != (rank, frame));
+                    f.waiting.is_empty() && before > 0
+                })
             })
             .collect();
-        // In the order they were opened, not the map's (random) order, so
-        // that the cancels go out alike on every run (the simulator's
-        // times repeat to the nanosecond).
-        doomed.sort_unstable();
         for id in doomed {
             let f = self.frames.remove(&id).expect("a frame");
             self.open.remove(&(f.key, f.draft, f.gamma));
@@ -655,6 +709,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     fn drive_pass(&mut self, gamma: Value) -> Result<(Value, u32), SearchError> {
         self.pass += 1;
         self.frames.clear();
+        self.waiters.clear();
         self.open.clear();
         self.cancelled.clear();
         self.answer = None;
