@@ -23,9 +23,15 @@ use std::sync::Mutex;
 /// threads than that starts its own and lets them go after it.
 const KEPT_HELPERS: usize = 64;
 
+/// Crews whose stacks are larger are not kept: a search a million plies
+/// deep reserves gigabytes a thread, which the next allocation may need.
+const KEPT_STACK: usize = 512 << 20;
+
 /// Stacks are reserved in steps of this size, so that searches whose
-/// depths differ by a few plies share a crew.
-const STACK_STEP: usize = 64 << 20;
+/// depths differ by up to 4,096 plies (4 KiB a ply) share a crew; small,
+/// so that a process under an address-space limit reserves little more
+/// than it asked for.
+const STACK_STEP: usize = 16 << 20;
 
 /// The idle crews of this process (of a test's own list, in tests).
 static IDLE: Idle = Idle::new();
@@ -106,6 +112,15 @@ impl Idle {
             .thread_name(|i| format!("stockman-helper-{}", i + 1))
             .build()
             .map_err(|e| e.to_string())?;
+        // rayon-core caps a pool's threads (255 on 32-bit targets): a crew
+        // short of helpers would leave one waiting for a thread for ever.
+        if pool.current_num_threads() < helpers {
+            return Err(format!(
+                "a pool of {} threads holds at most {}",
+                helpers,
+                pool.current_num_threads()
+            ));
+        }
         Ok(Crew {
             pool,
             helpers,
@@ -115,10 +130,15 @@ impl Idle {
     }
 
     /// Keeps `crew` for the next search if the idle crews then hold at
-    /// most [`KEPT_HELPERS`] helpers (the smallest go first); lets it go
-    /// otherwise.
+    /// most [`KEPT_HELPERS`] helpers (the largest are kept first) and its
+    /// stacks are at most [`KEPT_STACK`]; lets it go otherwise.
     fn release(&self, crew: Crew) {
-        if crew.helpers > KEPT_HELPERS || crew.pid != std::process::id() {
+        if crew.pid != std::process::id() {
+            // Made before a fork: see `hire`.
+            std::mem::forget(crew);
+            return;
+        }
+        if crew.helpers > KEPT_HELPERS || crew.stack > KEPT_STACK {
             return;
         }
         let Ok(mut idle) = self.crews.try_lock() else {
@@ -128,8 +148,11 @@ impl Idle {
         idle.sort_by_key(|c| std::cmp::Reverse(c.helpers));
         let mut total = 0;
         idle.retain(|c| {
-            total += c.helpers;
-            total <= KEPT_HELPERS
+            let keep = total + c.helpers <= KEPT_HELPERS;
+            if keep {
+                total += c.helpers;
+            }
+            keep
         });
     }
 }
@@ -190,12 +213,21 @@ mod tests {
         let idle = Idle::new();
         let big = idle.hire(KEPT_HELPERS - 1, 1).unwrap();
         let small = idle.hire(2, 1).unwrap();
+        let one = idle.hire(1, 1).unwrap();
         idle.release(small);
         idle.release(big);
-        // The big crew stays, the small one went.
+        // The big crew stays, the small one went; a crew that fits beside
+        // the big one stays too.
         let kept = |idle: &Idle| idle.crews.lock().unwrap().iter().map(|c| c.helpers).collect::<Vec<_>>();
         assert_eq!(kept(&idle), [KEPT_HELPERS - 1]);
+        idle.release(one);
+        assert_eq!(kept(&idle), [KEPT_HELPERS - 1, 1]);
         let _ = idle.hire(KEPT_HELPERS - 1, 1).unwrap();
+        let _ = idle.hire(1, 1).unwrap();
+        // Stacks over the bound are not kept.
+        let deep = idle.hire(1, KEPT_STACK + 1).unwrap();
+        idle.release(deep);
+        assert!(kept(&idle).is_empty());
         // A crew whose threads were made by another process is never hired.
         let one = idle.hire(1, 1).unwrap();
         idle.release(one);

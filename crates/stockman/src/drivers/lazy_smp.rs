@@ -178,18 +178,41 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
     if threads <= 1 {
         return body(team);
     }
-    let crew = Crew::hire(threads - 1, helper_stack(opts)).map_err(|reason| SearchError::Threads {
-        asked: threads,
-        started: 1,
-        reason,
-    })?;
+    // On a crew, unless the caller is a rayon worker itself (of a crew, or
+    // a pool of the caller's, as the lab's): such a thread waiting for the
+    // crew's jobs to end would run its own pool's jobs meanwhile, inside
+    // this search. Threads of this search's own, then, as when no crew
+    // can be made.
+    let crew = match rayon_core::current_thread_index() {
+        None => Crew::hire(threads - 1, helper_stack(opts)).ok(),
+        Some(_) => None,
+    };
+    let Some(crew) = crew else {
+        return std::thread::scope(|s| {
+            team.start(|i, helper| {
+                std::thread::Builder::new()
+                    .name(format!("stockman-helper-{i}"))
+                    .stack_size(helper_stack(opts))
+                    .spawn_scoped(s, helper)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            })?;
+            body(team)
+        });
+    };
     let out = crew.scope(|s| {
-        team.start(s);
+        team.start(|_, helper| {
+            s.spawn(move |_| helper());
+            Ok(())
+        })?;
         body(team)
     });
     crew.release();
     out
 }
+
+/// A helper's whole work, for [`Team::start`] to run on a thread of its own.
+type Helper<'s> = Box<dyn FnOnce() + Send + 's>;
 
 /// What a helper is asked to do: one search (or one iteration, with the
 /// previous iteration's value) with these options, through this handle.
@@ -221,19 +244,28 @@ struct Team<'a, G> {
 }
 
 impl<'a, G: Game + Sync> Team<'a, G> {
-    /// Starts the helpers in `scope` (a [`Crew`]'s: a thread each), each
-    /// with its own heuristics.
-    fn start<'s>(&mut self, scope: &rayon_core::Scope<'s>)
+    /// Starts the helpers, each with its own heuristics, each handed to
+    /// `spawn` (with its number, from 1) to run on a thread of its own,
+    /// and waits until every one runs: none is left queued behind another
+    /// (a game whose evaluation waits on a rayon pool could otherwise run
+    /// a queued helper inside it, and wait for ever). The first that
+    /// cannot be started ends the search with [`SearchError::Threads`]
+    /// (the others then return at once).
+    fn start<'s>(&mut self, mut spawn: impl FnMut(usize, Helper<'s>) -> Result<(), String>) -> Result<(), SearchError>
     where
         'a: 's,
     {
         let (answer, done) = mpsc::channel();
         self.done = Some(done);
+        let (running, started) = mpsc::channel::<()>();
         let (game, algo, exclusive) = (self.game, self.algo, self.exclusive);
         for i in 1..self.threads {
             let (jobs, inbox) = mpsc::channel::<Job>();
             let answer = answer.clone();
-            scope.spawn(move |_| {
+            let running = running.clone();
+            let helper: Helper<'s> = Box::new(move || {
+                let _ = running.send(());
+                drop(running);
                 // Lazy SMP's helpers start at different root moves.
                 let mut heur = if exclusive {
                     Heuristics::new()
@@ -260,8 +292,22 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                     }
                 }
             });
+            spawn(i, helper).map_err(|reason| SearchError::Threads {
+                asked: self.threads,
+                started: i,
+                reason,
+            })?;
             self.crew.push(jobs);
         }
+        drop(running);
+        for _ in 1..self.threads {
+            // Every helper sends once as it starts (a helper's thread that
+            // ended before it ran closes its end instead).
+            if started.recv().is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// One search (a whole one, or with `iteration` the iteration after

@@ -432,15 +432,25 @@ where
     let meet = Meeting::default();
     let value = std::thread::scope(|s| -> Result<Value, SearchError> {
         let caller = std::thread::current();
-        let helpers: Vec<Thread> = slots
-            .iter()
-            .map(|slot| {
-                let (meet, caller) = (&meet, caller.clone());
-                s.spawn(move || helper(game, meet, slot, &caller)).thread().clone()
-            })
-            .collect();
-        // Tell the helpers to go home however the search ends.
-        let closing = Closing { meet: &meet, helpers };
+        // Tell the helpers to go home however the search ends: also when
+        // the next helper cannot be started, an error, never a search on
+        // fewer threads.
+        let mut closing = Closing {
+            meet: &meet,
+            helpers: Vec::new(),
+        };
+        for (i, slot) in slots.iter().enumerate() {
+            let (meet, caller) = (&meet, caller.clone());
+            let started = std::thread::Builder::new()
+                .name(format!("stockman-rounds-{}", i + 1))
+                .spawn_scoped(s, move || helper(game, meet, slot, &caller))
+                .map_err(|e| SearchError::Threads {
+                    asked: threads,
+                    started: i + 1,
+                    reason: e.to_string(),
+                })?;
+            closing.helpers.push(started.thread().clone());
+        }
         let mut taken: Vec<Taken> = Vec::new();
         let mut work: Work<G::Position> = Vec::new();
         let mut ready: Vec<Option<Prepared<G::Position, G::Move>>> = Vec::new();
@@ -680,10 +690,13 @@ mod tests {
                 self.0.play(pos, mv)
             }
             fn evaluate(&self, _pos: &Self::Position) -> Value {
-                // Only on the helpers (unnamed; the test's own thread has a
-                // name): the calling thread's part of a round goes on, and
-                // would wait for the dead helper if nothing passed its panic on.
-                if std::thread::current().name().is_none() {
+                // Only on the helpers (by their threads' name): the calling
+                // thread's part of a round goes on, and would wait for the
+                // dead helper if nothing passed its panic on.
+                if std::thread::current()
+                    .name()
+                    .is_some_and(|n| n.starts_with("stockman-rounds-"))
+                {
                     panic!("a leaf this game cannot value");
                 }
                 0

@@ -134,19 +134,51 @@ struct Rank<'g, G: Game, T: Transport> {
     report: RankReport,
     buf: Vec<u8>,
     moves: Vec<G::Move>,
-    /// The last position a path was replayed to the parent of, with its
-    /// moves: the brothers a frame sends arrive one after another, and a
-    /// root of 70,000 moves would otherwise list them 70,000 times.
-    replayed: Option<Replayed<G>>,
+    /// The positions along the last path replayed, with their moves: the
+    /// brothers a frame sends (and their children) arrive one after
+    /// another, and a root of 70,000 moves would otherwise be listed once
+    /// for every position below it.
+    replayed: Replayed<G>,
     done: bool,
     reports: Vec<RankReport>,
 }
 
-/// A parent's path, position and moves, as [`Rank::replay`] last found them.
+/// The last parent path [`Rank::replay`] followed: `levels[k]` is the
+/// position after its first `k` moves, and that position's moves.
 struct Replayed<G: Game> {
     path: Vec<u32>,
-    pos: G::Position,
-    moves: Vec<G::Move>,
+    levels: Vec<(G::Position, Vec<G::Move>)>,
+}
+
+impl<G: Game> Replayed<G> {
+    /// The position at `path` (see [`Rank::replay`]); the ply and index of
+    /// a move that does not exist.
+    fn follow(&mut self, game: &G, path: &[u32]) -> Result<G::Position, (usize, u32)> {
+        let Some((&last, parent)) = path.split_last() else {
+            return Ok(game.root());
+        };
+        if self.levels.is_empty() {
+            let root = game.root();
+            let mut moves = Vec::new();
+            game.moves(&root, &mut moves);
+            self.levels.push((root, moves));
+        }
+        let shared = self.path.iter().zip(parent).take_while(|(a, b)| a == b).count();
+        self.path.truncate(shared);
+        self.levels.truncate(shared + 1);
+        for (ply, &i) in parent.iter().enumerate().skip(shared) {
+            let (pos, moves) = self.levels.last().expect("the root's level");
+            let &m = moves.get(i as usize).ok_or((ply, i))?;
+            let pos = game.play(pos, m);
+            let mut moves = Vec::new();
+            game.moves(&pos, &mut moves);
+            self.path.push(i);
+            self.levels.push((pos, moves));
+        }
+        let (pos, moves) = self.levels.last().expect("the parent's level");
+        let &m = moves.get(last as usize).ok_or((parent.len(), last))?;
+        Ok(game.play(pos, m))
+    }
 }
 
 fn transport_error(e: TransportError) -> SearchError {
@@ -245,7 +277,10 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
             },
             buf: Vec::new(),
             moves: Vec::new(),
-            replayed: None,
+            replayed: Replayed {
+                path: Vec::new(),
+                levels: Vec::new(),
+            },
             done: false,
             reports: Vec::new(),
             net,
@@ -386,45 +421,13 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         }
     }
 
-    /// The position at `path`: played from the root, or (for a brother
-    /// of the last path replayed) from their parent, whose moves are kept.
+    /// The position at `path`, played from the deepest position it
+    /// shares with the last path replayed (whose positions and moves are
+    /// kept), so that brothers and cousins cost one move each.
     fn replay(&mut self, path: &[u32]) -> Result<G::Position, SearchError> {
-        let Some((&last, parent)) = path.split_last() else {
-            return Ok(self.game.root());
-        };
-        let cached = self.replayed.as_ref().is_some_and(|r| r.path == parent);
-        if !cached {
-            let mut pos = self.game.root();
-            let mut moves = self.replayed.take().map(|r| r.moves).unwrap_or_default();
-            for (ply, &i) in parent.iter().enumerate() {
-                pos = self.game.play(&pos, self.nth_move(&pos, &mut moves, ply, i)?);
-            }
-            moves.clear();
-            self.game.moves(&pos, &mut moves);
-            self.replayed = Some(Replayed {
-                path: parent.to_vec(),
-                pos,
-                moves,
-            });
-        }
-        let r = self.replayed.as_ref().expect("replayed above");
-        let Some(&m) = r.moves.get(last as usize) else {
-            return Err(self.no_move(parent.len(), last));
-        };
-        Ok(self.game.play(&r.pos, m))
-    }
-
-    /// Move `i` of `pos` (listed into `moves`), at ply `ply` of a path.
-    fn nth_move(
-        &self,
-        pos: &G::Position,
-        moves: &mut Vec<G::Move>,
-        ply: usize,
-        i: u32,
-    ) -> Result<G::Move, SearchError> {
-        moves.clear();
-        self.game.moves(pos, moves);
-        moves.get(i as usize).copied().ok_or_else(|| self.no_move(ply, i))
+        self.replayed
+            .follow(self.game, path)
+            .map_err(|(ply, i)| self.no_move(ply, i))
     }
 
     fn no_move(&self, ply: usize, i: u32) -> SearchError {
