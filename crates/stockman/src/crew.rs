@@ -105,7 +105,7 @@ impl Idle {
         }
         #[cfg(test)]
         self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let stack = stack.div_ceil(STACK_STEP).saturating_mul(STACK_STEP).max(stack);
+        let stack = stack.div_ceil(STACK_STEP).saturating_mul(STACK_STEP);
         let pool = rayon_core::ThreadPoolBuilder::new()
             .num_threads(helpers)
             .stack_size(stack)

@@ -160,7 +160,7 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
         exclusive,
         threads,
         root,
-        crew: Vec::new(),
+        jobs: Vec::new(),
         done: None,
     };
     let mut body = move |mut team: Team<'_, G>| {
@@ -183,8 +183,9 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
     // crew's jobs to end would run its own pool's jobs meanwhile, inside
     // this search. Threads of this search's own, then, as when no crew
     // can be made.
+    let stack = helper_stack(opts);
     let crew = match rayon_core::current_thread_index() {
-        None => Crew::hire(threads - 1, helper_stack(opts)).ok(),
+        None => Crew::hire(threads - 1, stack).ok(),
         Some(_) => None,
     };
     let Some(crew) = crew else {
@@ -192,7 +193,7 @@ pub(crate) fn on_threads<G: Game<Move: Send + Sync> + Sync, O: Observer>(
             team.start(|i, helper| {
                 std::thread::Builder::new()
                     .name(format!("stockman-helper-{i}"))
-                    .stack_size(helper_stack(opts))
+                    .stack_size(stack)
                     .spawn_scoped(s, helper)
                     .map(drop)
                     .map_err(|e| e.to_string())
@@ -238,7 +239,7 @@ struct Team<'a, G> {
     /// The root's moves, as every thread reads them.
     root: RootMoves,
     /// Each helper's job channel.
-    crew: Vec<mpsc::Sender<Job>>,
+    jobs: Vec<mpsc::Sender<Job>>,
     /// Where the helpers answer.
     done: Option<mpsc::Receiver<Done>>,
 }
@@ -297,7 +298,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
                 started: i,
                 reason,
             })?;
-            self.crew.push(jobs);
+            self.jobs.push(jobs);
         }
         drop(running);
         for _ in 1..self.threads {
@@ -337,7 +338,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
         };
         let pool = opts.limits.nodes.map(|n| Arc::new(NodePool::new(n, self.threads)));
         let stop = Arc::new(AtomicBool::new(false));
-        for (i, jobs) in self.crew.iter().enumerate() {
+        for (i, jobs) in self.jobs.iter().enumerate() {
             let job = Job {
                 opts: helper_options(opts, i + 1, &stop, !exclusive, iteration.is_some()),
                 iteration,
@@ -362,7 +363,7 @@ impl<'a, G: Game + Sync> Team<'a, G> {
             )
         };
         let mut extra = Stats::default();
-        for _ in &self.crew {
+        for _ in &self.jobs {
             match done.recv() {
                 Ok(Ok(Some(stats))) => extra += stats,
                 Ok(Ok(None)) => {}

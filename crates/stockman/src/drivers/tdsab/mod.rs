@@ -414,11 +414,23 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     fn new_pass(&mut self, pass: u32) {
         if pass > self.pass {
             self.pass = pass;
-            self.frames.clear();
-            self.waiters.clear();
-            self.open.clear();
-            self.cancelled.clear();
+            self.clear_pass();
         }
+    }
+
+    /// Forgets the frames of the passes before and what indexes them.
+    fn clear_pass(&mut self) {
+        self.frames.clear();
+        self.waiters.clear();
+        self.open.clear();
+        self.cancelled.clear();
+    }
+
+    /// Frame `id` waits here for `parent` too (its list, and the index a
+    /// cancel reads).
+    fn wait_for(&mut self, id: u64, parent: Parent) {
+        self.frames.get_mut(&id).expect("an open frame").waiting.push(parent);
+        self.waiters.entry((parent.rank, parent.frame)).or_default().push(id);
     }
 
     /// The position at `path`, played from the deepest position it
@@ -505,8 +517,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
         }
         if let Some(&f) = self.open.get(&(key, draft, gamma)) {
             self.report.joined += 1;
-            self.frames.get_mut(&f).expect("an open frame").waiting.push(parent);
-            self.waiters.entry((parent.rank, parent.frame)).or_default().push(f);
+            self.wait_for(f, parent);
             return Ok(());
         }
         let n = self.moves.len() as u32;
@@ -534,13 +545,13 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
                 order,
                 sent: 0,
                 out: HashMap::new(),
-                waiting: vec![parent],
+                waiting: Vec::new(),
                 best: if role == Role::Max { -INF } else { INF },
                 best_child: NO_MOVE,
             },
         );
         self.open.insert((key, draft, gamma), id);
-        self.waiters.entry((parent.rank, parent.frame)).or_default().push(id);
+        self.wait_for(id, parent);
         // The eldest child first; its brothers once it failed to cut off.
         self.send_children(id, 1)
     }
@@ -711,10 +722,7 @@ impl<'g, G: Game, T: Transport> Rank<'g, G, T> {
     /// Rank 0: one pass, the root tested against `gamma`.
     fn drive_pass(&mut self, gamma: Value) -> Result<(Value, u32), SearchError> {
         self.pass += 1;
-        self.frames.clear();
-        self.waiters.clear();
-        self.open.clear();
-        self.cancelled.clear();
+        self.clear_pass();
         self.answer = None;
         let key = self.game.hash(&self.game.root()).unwrap_or(0);
         let to = home(key, self.ranks);
